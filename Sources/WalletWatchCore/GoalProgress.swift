@@ -1,0 +1,53 @@
+/// Converts money between currencies; the rate book implements it with stored rates.
+public protocol CurrencyConverter: Sendable {
+    /// `money` in `currency`, rounded half to even once; nil when no rate is known (never zero).
+    func convert(_ money: Money, to currency: Currency) -> Money?
+}
+
+/// A converter that knows no rates: same-currency amounts only.
+public struct NoRates: CurrencyConverter {
+    public init() {}
+    public func convert(_ money: Money, to currency: Currency) -> Money? {
+        money.currency == currency ? money : nil
+    }
+}
+
+/// How far a goal is (SPEC.md section 9): funded now against its target.
+public struct GoalProgress: Hashable, Sendable {
+    /// The target, in the goal currency.
+    public let target: Int64
+    /// The sum of the funded amounts of its assets, converted to the goal currency.
+    public let funded: Int64
+    /// Asset currencies whose shares could not be converted (no rate): left out of `funded`.
+    public let missingRates: [Currency]
+
+    /// Adds up the funded shares of a goal's assets in the goal's currency.
+    public init(goal: Goal, shares: [Money], converter: any CurrencyConverter) {
+        var funded: Int64 = 0
+        var missing: Set<Currency> = []
+        // Sum per currency first, so each currency is converted (and rounded) once.
+        let byCurrency = Dictionary(grouping: shares, by: \.currency)
+        for (currency, amounts) in byCurrency {
+            let total = Money(minorUnits: amounts.reduce(0) { $0 + $1.minorUnits }, currency: currency)
+            if let converted = converter.convert(total, to: goal.currency) {
+                funded += converted.minorUnits
+            } else {
+                missing.insert(currency)
+            }
+        }
+        self.target = goal.target
+        self.funded = funded
+        self.missingRates = missing.sorted()
+    }
+
+    /// funded / target, as numerator and denominator (0 when the target is 0; may exceed 1).
+    public var achievementRate: (numerator: Int64, denominator: Int64) {
+        target == 0 ? (0, 1) : (funded, target)
+    }
+
+    /// target - funded (negative when above the target).
+    public var distance: Int64 { target - funded }
+
+    /// The goal is reached once funded covers the target.
+    public var reached: Bool { funded >= target }
+}

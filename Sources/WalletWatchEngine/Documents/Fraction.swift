@@ -1,0 +1,19 @@
+import WalletWatchCore
+
+/// Ratios printed as JSON numbers: exact, rounded half to even to six decimal places, trailing
+/// zeros trimmed (`0.125`, `1`, `0.333333`).
+public enum Fraction {
+    public static func text(_ numerator: Int64, _ denominator: Int64, places: Int = 6) -> String {
+        guard denominator != 0 else { return "0" }
+        let scaled = Rounding.halfEven(Int128(numerator) * Int128(Currency.powerOfTen(places)), Int128(denominator))
+        var text = Money.majorString(Int64(clamping: scaled), exponent: places)
+        while text.contains("."), text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
+    }
+
+    /// A fraction as a JSON number.
+    public static func json(_ numerator: Int64, _ denominator: Int64) -> JSONValue {
+        .number(text(numerator, denominator))
+    }
+}

@@ -1,0 +1,313 @@
+import GRDB
+
+extension AppDatabase {
+    /// The numbered migrations. A migration, once released, is never edited: later changes are
+    /// new migrations appended below.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-data-model") { db in
+            for statement in Schema.version1 { try db.execute(sql: statement) }
+        }
+        return migrator
+    }
+
+    /// The identifiers of all migrations, oldest first (tests migrate step by step).
+    public static var migrationIdentifiers: [String] { migrator.migrations }
+
+    /// Migrates an existing connection up to `identifier` only (tests of upgrade paths).
+    static func migrate(_ writer: any DatabaseWriter, upTo identifier: String) throws {
+        try migrator.migrate(writer, upTo: identifier)
+    }
+}
+
+/// The data model of SPEC.md section 3, as SQL. Amounts are INTEGER minor units, rates are
+/// decimal TEXT, timestamps are ISO 8601 UTC TEXT with milliseconds (which sort correctly).
+enum Schema {
+    static let version1: [String] = [
+        """
+        CREATE TABLE assets (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            currency TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('ark', 'onchain', 'addresses', 'manual')),
+            source TEXT,
+            created_at TEXT NOT NULL,
+            CHECK ((kind = 'manual') = (source IS NULL))
+        )
+        """,
+        "CREATE UNIQUE INDEX assets_by_source ON assets(source, kind) WHERE source IS NOT NULL",
+        """
+        CREATE TABLE transactions (
+            asset_id INTEGER NOT NULL REFERENCES assets(id),
+            txid TEXT NOT NULL,
+            amount INTEGER NOT NULL,
+            type TEXT NOT NULL CHECK (type IN ('ark', 'onchain', 'lightning', 'board', 'offboard', 'exit', 'manual')),
+            status TEXT NOT NULL CHECK (status IN ('pending', 'confirmed', 'failed')),
+            direction TEXT NOT NULL CHECK (direction IN ('incoming', 'outgoing')),
+            date TEXT NOT NULL,
+            round INTEGER,
+            board_txid TEXT,
+            fee INTEGER CHECK (fee IS NULL OR fee >= 0),
+            counterparty TEXT,
+            note TEXT,
+            first_seen_at TEXT NOT NULL,
+            last_updated TEXT NOT NULL,
+            rule1_applied_at TEXT,
+            PRIMARY KEY (asset_id, txid)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX transactions_by_txid ON transactions(txid)",
+        "CREATE INDEX transactions_by_asset_date ON transactions(asset_id, date)",
+        // An asset's currency and kind are locked once it has a transaction: amounts already
+        // stored would change meaning.
+        """
+        CREATE TRIGGER assets_lock_currency_and_kind
+        BEFORE UPDATE OF currency, kind ON assets
+        WHEN (NEW.currency IS NOT OLD.currency OR NEW.kind IS NOT OLD.kind)
+            AND EXISTS (SELECT 1 FROM transactions WHERE asset_id = OLD.id)
+        BEGIN
+            SELECT RAISE(ABORT, 'the currency and kind of an asset with transactions cannot change');
+        END
+        """,
+        """
+        CREATE TABLE tags (
+            id TEXT PRIMARY KEY NOT NULL,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            color_hex TEXT CHECK (color_hex IS NULL OR color_hex GLOB '#[0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f]'),
+            emoji TEXT,
+            is_active INTEGER NOT NULL DEFAULT 1 CHECK (is_active IN (0, 1)),
+            created_at TEXT NOT NULL
+        )
+        """,
+        // Assignments reference the txid, not a ledger row: no refresh, status change,
+        // re-creation or deletion of transactions can lose them, and imported labels can wait
+        // for transactions that have not been ingested yet.
+        """
+        CREATE TABLE tag_assignments (
+            id TEXT PRIMARY KEY NOT NULL,
+            tag_id TEXT NOT NULL REFERENCES tags(id) ON DELETE CASCADE,
+            txid TEXT NOT NULL,
+            assigned_at TEXT NOT NULL,
+            UNIQUE (tag_id, txid)
+        )
+        """,
+        "CREATE INDEX tag_assignments_by_txid ON tag_assignments(txid)",
+        """
+        CREATE TABLE ark_balances (
+            source TEXT PRIMARY KEY NOT NULL,
+            spendable INTEGER NOT NULL CHECK (spendable >= 0),
+            pending_lightning_send INTEGER NOT NULL CHECK (pending_lightning_send >= 0),
+            claimable_lightning_receive INTEGER NOT NULL CHECK (claimable_lightning_receive >= 0),
+            pending_in_round INTEGER NOT NULL CHECK (pending_in_round >= 0),
+            pending_exit INTEGER CHECK (pending_exit IS NULL OR pending_exit >= 0),
+            pending_board INTEGER NOT NULL CHECK (pending_board >= 0),
+            last_updated TEXT NOT NULL
+        )
+        """,
+        // untrusted_pending is the mempool delta for Esplora sources and may be negative.
+        """
+        CREATE TABLE onchain_balances (
+            source TEXT PRIMARY KEY NOT NULL,
+            total INTEGER NOT NULL,
+            trusted_spendable INTEGER NOT NULL,
+            immature INTEGER NOT NULL CHECK (immature >= 0),
+            trusted_pending INTEGER NOT NULL CHECK (trusted_pending >= 0),
+            untrusted_pending INTEGER NOT NULL,
+            confirmed INTEGER NOT NULL CHECK (confirmed >= 0),
+            last_updated TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE vtxos (
+            source TEXT NOT NULL,
+            id TEXT NOT NULL,
+            amount INTEGER NOT NULL CHECK (amount >= 0),
+            expiry_height INTEGER NOT NULL CHECK (expiry_height >= 0),
+            state TEXT NOT NULL,
+            last_updated TEXT NOT NULL,
+            PRIMARY KEY (source, id)
+        )
+        """,
+        """
+        CREATE TABLE utxos (
+            source TEXT NOT NULL,
+            outpoint TEXT NOT NULL,
+            amount INTEGER NOT NULL CHECK (amount >= 0),
+            confirmation_height INTEGER CHECK (confirmation_height IS NULL OR confirmation_height >= 0),
+            last_updated TEXT NOT NULL,
+            PRIMARY KEY (source, outpoint)
+        )
+        """,
+        """
+        CREATE TABLE ark_info (
+            source TEXT PRIMARY KEY NOT NULL,
+            network TEXT NOT NULL,
+            server_pubkey TEXT NOT NULL,
+            round_interval TEXT NOT NULL,
+            vtxo_expiry_delta INTEGER NOT NULL CHECK (vtxo_expiry_delta >= 0),
+            fetched_at TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE chain_tips (
+            source TEXT PRIMARY KEY NOT NULL,
+            height INTEGER NOT NULL CHECK (height >= 0),
+            fetched_at TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE goals (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            currency TEXT NOT NULL,
+            target INTEGER NOT NULL CHECK (target >= 0),
+            deadline TEXT,
+            status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'cancelled', 'finished')),
+            created_at TEXT NOT NULL,
+            finished_at TEXT
+        )
+        """,
+        """
+        CREATE TABLE asset_allocations (
+            asset_id INTEGER NOT NULL REFERENCES assets(id) ON DELETE CASCADE,
+            goal_id INTEGER NOT NULL REFERENCES goals(id) ON DELETE CASCADE,
+            amount INTEGER NOT NULL CHECK (amount >= 0),
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (asset_id, goal_id)
+        )
+        """,
+        "CREATE INDEX asset_allocations_by_goal ON asset_allocations(goal_id)",
+        // The source of truth for "what was allocated at time T". `reason` says who wrote the
+        // row; `txid` names the transaction Rule 1 applied, at most once per (asset, txid).
+        """
+        CREATE TABLE allocation_history (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            asset_id INTEGER NOT NULL REFERENCES assets(id) ON DELETE CASCADE,
+            goal_id INTEGER NOT NULL REFERENCES goals(id) ON DELETE CASCADE,
+            amount INTEGER NOT NULL CHECK (amount >= 0),
+            timestamp TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            month_label TEXT NOT NULL,
+            reason TEXT NOT NULL CHECK (reason IN ('allocate', 'rule1', 'rule1-adjust', 'cancel', 'close-goal')),
+            txid TEXT
+        )
+        """,
+        "CREATE INDEX allocation_history_by_pair ON allocation_history(asset_id, goal_id, timestamp, created_at, id)",
+        "CREATE INDEX allocation_history_by_time ON allocation_history(timestamp)",
+        "CREATE UNIQUE INDEX allocation_history_rule1_once ON allocation_history(asset_id, txid) WHERE reason = 'rule1'",
+        """
+        CREATE TRIGGER allocation_history_append_only BEFORE UPDATE ON allocation_history
+        BEGIN
+            SELECT RAISE(ABORT, 'allocation history is append-only');
+        END
+        """,
+        """
+        CREATE TABLE monthly_plans (
+            month_label TEXT NOT NULL,
+            goal_id INTEGER NOT NULL REFERENCES goals(id) ON DELETE CASCADE,
+            required INTEGER NOT NULL DEFAULT 0 CHECK (required >= 0),
+            custom_amount INTEGER CHECK (custom_amount IS NULL OR custom_amount >= 0),
+            skipped INTEGER NOT NULL DEFAULT 0 CHECK (skipped IN (0, 1)),
+            PRIMARY KEY (month_label, goal_id)
+        )
+        """,
+        """
+        CREATE TABLE execution_records (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            month_label TEXT NOT NULL UNIQUE,
+            status TEXT NOT NULL CHECK (status IN ('draft', 'executing', 'closed')),
+            started_at TEXT,
+            completed_at TEXT,
+            can_undo_until TEXT,
+            goal_ids TEXT NOT NULL DEFAULT '[]'
+        )
+        """,
+        // At most one month executing at a time, enforced by the database itself.
+        "CREATE UNIQUE INDEX execution_records_one_executing ON execution_records(status) WHERE status = 'executing'",
+        // Frozen at `month start`: the plans and the allocation targets at the start (JSON).
+        """
+        CREATE TABLE execution_snapshots (
+            record_id INTEGER PRIMARY KEY NOT NULL REFERENCES execution_records(id) ON DELETE CASCADE,
+            captured_at TEXT NOT NULL,
+            display_currency TEXT NOT NULL,
+            goals TEXT NOT NULL,
+            targets TEXT NOT NULL,
+            total_planned_display INTEGER
+        )
+        """,
+        """
+        CREATE TABLE completed_executions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            record_id INTEGER NOT NULL UNIQUE REFERENCES execution_records(id),
+            month_label TEXT NOT NULL,
+            completed_at TEXT NOT NULL,
+            goals TEXT NOT NULL,
+            contributions TEXT NOT NULL,
+            rates TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TRIGGER completed_executions_immutable BEFORE UPDATE ON completed_executions
+        BEGIN
+            SELECT RAISE(ABORT, 'a completed execution is immutable; only undo-complete may remove it');
+        END
+        """,
+        """
+        CREATE TABLE exchange_rates (
+            base TEXT NOT NULL,
+            quote TEXT NOT NULL,
+            rate TEXT NOT NULL,
+            fetched_at TEXT NOT NULL,
+            provider TEXT NOT NULL,
+            PRIMARY KEY (base, quote)
+        )
+        """,
+        """
+        CREATE TABLE rate_history (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            base TEXT NOT NULL,
+            quote TEXT NOT NULL,
+            rate TEXT NOT NULL,
+            fetched_at TEXT NOT NULL,
+            provider TEXT NOT NULL
+        )
+        """,
+        "CREATE INDEX rate_history_by_pair_time ON rate_history(base, quote, fetched_at)",
+        """
+        CREATE TRIGGER rate_history_append_only BEFORE UPDATE ON rate_history
+        BEGIN
+            SELECT RAISE(ABORT, 'rate history is append-only');
+        END
+        """,
+        """
+        CREATE TABLE ingest_runs (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            source TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            finished_at TEXT NOT NULL,
+            ok INTEGER NOT NULL CHECK (ok IN (0, 1)),
+            new INTEGER NOT NULL DEFAULT 0,
+            updated INTEGER NOT NULL DEFAULT 0,
+            dropped INTEGER NOT NULL DEFAULT 0,
+            auto_allocated INTEGER NOT NULL DEFAULT 0,
+            error TEXT
+        )
+        """,
+        "CREATE INDEX ingest_runs_by_source ON ingest_runs(source, id)",
+        """
+        CREATE TABLE settings (
+            key TEXT PRIMARY KEY NOT NULL,
+            value TEXT NOT NULL
+        )
+        """,
+        // Bumped by every write that changes what the calculator or the views show; caches
+        // compare it, and other processes notice commits through PRAGMA data_version.
+        """
+        CREATE TABLE change_counter (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            value INTEGER NOT NULL
+        )
+        """,
+        "INSERT INTO change_counter (id, value) VALUES (1, 0)",
+    ]
+}

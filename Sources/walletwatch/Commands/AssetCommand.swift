@@ -1,0 +1,151 @@
+import ArgumentParser
+import WalletWatchCore
+import WalletWatchEngine
+import WalletWatchStore
+
+struct AssetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "asset",
+        abstract: "Add, list and inspect assets (wallets, address sets, manual accounts).",
+        discussion: """
+            Assets fed by sources are created by `walletwatch ingest`; manual assets (cash, a bank
+            account) are added here and fed with `walletwatch tx add`.
+            """,
+        subcommands: [Add.self, List.self, Show.self, Edit.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a manual asset.",
+            discussion: """
+                Examples:
+                  walletwatch asset add Cash --currency USD
+                  walletwatch asset add "Paper wallet" --currency BTC
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "A unique name.") var name: String
+        @Option(help: "ISO 4217 code (USD, EUR, JPY) or BTC.") var currency: String
+        @OptionGroup var output: JSONOption
+
+        func run() async throws {
+            let context = try CommandContext.load(global)
+            let asset = try context.engine.addManualAsset(name: name, currency: try Currency(code: currency))
+            if output.json {
+                Output.json(AssetDocument.detail(try context.database.assetOverview(named: asset.name)))
+            } else {
+                Output.line("added manual asset '\(asset.name)' in \(asset.currency.code)")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List assets with their balances.",
+            discussion: "Example:\n  walletwatch asset list --json")
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: JSONOption
+
+        func run() async throws {
+            let context = try CommandContext.load(global)
+            let overviews = try context.database.assetOverviews()
+            if output.json {
+                Output.json(.array(overviews.map { AssetDocument.listItem($0, now: context.now) }))
+                return
+            }
+            guard !overviews.isEmpty else {
+                Output.line("no assets yet: add sources to the config and run `walletwatch ingest`, or `walletwatch asset add NAME --currency CUR`")
+                return
+            }
+            var table = TextTable([.init("NAME"), .init("KIND"), .init("SOURCE"), .init("BALANCE", .right),
+                                   .init("PENDING", .right), .init("UNALLOCATED", .right), .init("UPDATED")])
+            for overview in overviews {
+                let asset = overview.asset
+                table.add([
+                    asset.name, asset.kind.rawValue, asset.source ?? "-",
+                    Display.money(overview.balance.counted, asset.currency),
+                    overview.balance.pending == 0 ? "-" : Display.money(overview.balance.pending, asset.currency),
+                    Display.money(overview.summary.unallocated, asset.currency),
+                    overview.balance.lastUpdated.map { Display.time($0, context.engine.displayTimeZone) } ?? "-",
+                ])
+            }
+            Output.line(table.render())
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show an asset's balance and how it is allocated across goals.",
+            discussion: """
+                allocated = targets of active goals; spent = targets of finished goals;
+                unallocated = balance - allocated - spent (never below 0); shortfall = how far the
+                targets exceed the balance.
+
+                Example:
+                  walletwatch asset show Cash --json
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The asset's name.") var name: String
+        @OptionGroup var output: JSONOption
+
+        func run() async throws {
+            let context = try CommandContext.load(global)
+            let overview = try context.database.assetOverview(named: name)
+            if output.json {
+                Output.json(AssetDocument.detail(overview))
+                return
+            }
+            let asset = overview.asset
+            let summary = overview.summary
+            let money = { (minor: Int64) in Display.money(minor, asset.currency) }
+            Output.line("\(asset.name) (\(asset.kind.rawValue)\(asset.source.map { ", source \($0)" } ?? ""))")
+            Output.line("  balance      \(money(summary.balance))")
+            if overview.balance.pending != 0 { Output.line("  pending      \(money(overview.balance.pending)) (not counted yet)") }
+            Output.line("  allocated    \(money(summary.allocated))")
+            if summary.spent > 0 { Output.line("  spent        \(money(summary.spent)) (finished goals)") }
+            Output.line("  unallocated  \(money(summary.unallocated))")
+            if summary.shortfall > 0 { Output.line("  underfunded by \(money(summary.shortfall))") }
+            guard !overview.allocations.isEmpty else { return }
+            var table = TextTable([.init("GOAL"), .init("TARGET", .right), .init("PERCENT", .right),
+                                   .init("FUNDED", .right), .init("STATUS")])
+            for allocation in overview.allocations {
+                table.add([
+                    allocation.goal.name, money(allocation.amount),
+                    summary.percentHundredths(of: allocation.amount).map { Money.majorString($0, exponent: 2) + "%" } ?? "-",
+                    money(summary.funded[allocation.goal.id!] ?? 0), allocation.goal.status.rawValue,
+                ])
+            }
+            Output.line()
+            Output.line(table.render())
+        }
+    }
+
+    struct Edit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rename an asset or change its currency.",
+            discussion: """
+                The currency is locked once the asset has a transaction. Renaming an asset fed by
+                a source also needs the new name in the config (ark_asset, onchain_asset, asset).
+
+                Examples:
+                  walletwatch asset edit Cash --name "Cash box"
+                  walletwatch asset edit Savings --currency EUR
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The asset's current name.") var name: String
+        @Option(name: .customLong("name"), help: "A new name.") var newName: String?
+        @Option(help: "A new currency (only while the asset has no transactions).") var currency: String?
+
+        func validate() throws {
+            guard newName != nil || currency != nil else { throw ValidationError("nothing to change: give --name or --currency") }
+        }
+
+        func run() async throws {
+            let context = try CommandContext.load(global)
+            let asset = try context.engine.editAsset(named: name, newName: newName, newCurrency: try currency.map { try Currency(code: $0) })
+            Output.line("asset '\(asset.name)' in \(asset.currency.code)")
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import ArgumentParser
+import WalletWatchCore
+import WalletWatchEngine
+import WalletWatchStore
+
+struct GoalCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "goal",
+        abstract: "Savings goals: add, list, show, and end them.",
+        discussion: """
+            A goal is funded by the assets allocated to it (`walletwatch allocate`). Ending a goal:
+              cancel  frees its allocations (targets set to 0) for other goals;
+              finish  keeps its allocations and counts them as spent;
+              delete  removes the goal and its allocations (closed months keep their figures).
+            """,
+        subcommands: [Add.self, List.self, Show.self, Cancel.self, Finish.self, Delete.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a goal.",
+            discussion: """
+                TARGET is in the goal's currency, in major units (10000, 0.5 for BTC).
+
+                Examples:
+                  walletwatch goal add House --currency USD --target 10000
+                  walletwatch goal add "Emergency fund" --currency EUR --target 5000 --deadline 2027-06-30
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "A unique name.") var name: String
+        @Option(help: "ISO 4217 code or BTC.") var currency: String
+        @Option(help: "The amount to reach.") var target: String
+        @Option(help: "yyyy-MM-dd (optional).") var deadline: String?
+        @OptionGroup var output: JSONOption
+
+        func run() async throws {
+            let context = try CommandContext.load(global)
+            let currency = try Currency(code: currency)
+            let target = try AmountInput.parseMoney(target, currency: currency)
+            let deadline = try deadline.map { text -> Day in
+                guard let day = Day(text) else { throw UsageError("--deadline '\(text)' is not a date; write it like 2027-06-30") }
+                return day
+            }
+            let goal = try context.engine.addGoal(name: name, currency: currency, target: target, deadline: deadline)
+            if let deadline, deadline < context.now.day {
+                Output.warning("the deadline \(deadline) has passed; planning counts the current month as the last one")
+            }
+            if output.json {
+                try GoalOutput.show(goal.name, context: context, json: true)
+            } else {
+                Output.line("added goal '\(goal.name)': \(Display.money(goal.target, goal.currency))\(goal.deadline.map { " by \($0)" } ?? "")")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List goals with their progress.",
+            discussion: "Example:\n  walletwatch goal list --json")
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: JSONOption
+
+        func run() async throws {
+            let context = try CommandContext.load(global)
+            let overviews = try context.database.goalOverviews()
+            if output.json {
+                Output.json(.array(overviews.map { GoalDocument.json($0, progress: context.engine.progress(of: $0)) }))
+                return
+            }
+            guard !overviews.isEmpty else {
+                Output.line("no goals yet: walletwatch goal add House --currency USD --target 10000")
+                return
+            }
+            var table = TextTable([.init("GOAL"), .init("TARGET", .right), .init("FUNDED", .right), .init("PROGRESS", .right),
+                                   .init("REMAINING", .right), .init("DEADLINE"), .init("STATUS")])
+            for overview in overviews {
+                let goal = overview.goal
+                let progress = context.engine.progress(of: overview)
+                let rate = progress.achievementRate
+                table.add([goal.name, Display.money(goal.target, goal.currency), Display.money(progress.funded, goal.currency),
+                           Display.percent(rate.numerator, rate.denominator),
+                           Display.money(max(0, progress.distance), goal.currency),
+                           goal.deadline?.description ?? "-", goal.status.rawValue])
+            }
+            Output.line(table.render())
+            GoalOutput.warnAboutMissingRates(overviews.map { context.engine.progress(of: $0) })
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a goal with each asset's allocation and funded amount.",
+            discussion: """
+                An asset funds its whole target while its balance covers all of its targets, and a
+                proportional share of its balance when it does not.
+
+                Example:
+                  walletwatch goal show House --json
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The goal's name.") var name: String
+        @OptionGroup var output: JSONOption
+
+        func run() async throws {
+            let context = try CommandContext.load(global)
+            try GoalOutput.show(name, context: context, json: output.json)
+        }
+    }
+
+    struct Cancel: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Cancel a goal and free its allocations.",
+            discussion: "Example:\n  walletwatch goal cancel Vacation")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The goal's name.") var name: String
+
+        func run() async throws {
+            let goal = try CommandContext.load(global).engine.cancelGoal(named: name)
+            Output.line("cancelled goal '\(goal.name)'; its allocations are free again")
+        }
+    }
+
+    struct Finish: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mark a goal as finished; its allocations count as spent.",
+            discussion: "Example:\n  walletwatch goal finish House")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The goal's name.") var name: String
+
+        func run() async throws {
+            let goal = try CommandContext.load(global).engine.finishGoal(named: name)
+            Output.line("finished goal '\(goal.name)'; its allocations are kept as spent")
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a goal with its allocations and plans.",
+            discussion: "Closed months keep their frozen figures.\n\nExample:\n  walletwatch goal delete Vacation")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The goal's name.") var name: String
+
+        func run() async throws {
+            let goal = try CommandContext.load(global).engine.deleteGoal(named: name)
+            Output.line("deleted goal '\(goal.name)'")
+        }
+    }
+}
+
+/// Shared output of `goal show` (also printed by `goal add --json`).
+enum GoalOutput {
+    static func show(_ name: String, context: CommandContext, json: Bool) throws {
+        let overview = try context.database.goalOverview(named: name)
+        let progress = context.engine.progress(of: overview)
+        if json {
+            Output.json(GoalDocument.json(overview, progress: progress))
+            return
+        }
+        let goal = overview.goal
+        let rate = progress.achievementRate
+        Output.line("\(goal.name) (\(goal.status.rawValue))")
+        Output.line("  target    \(Display.money(goal.target, goal.currency))\(goal.deadline.map { " by \($0)" } ?? "")")
+        Output.line("  funded    \(Display.money(progress.funded, goal.currency)) (\(Display.percent(rate.numerator, rate.denominator)))")
+        Output.line(progress.reached ? "  reached" : "  remaining \(Display.money(progress.distance, goal.currency))")
+        if !overview.shares.isEmpty {
+            var table = TextTable([.init("ASSET"), .init("ALLOCATED", .right), .init("FUNDED", .right)])
+            for share in overview.shares {
+                table.add([share.asset.name, Display.money(share.allocated, share.asset.currency),
+                           Display.money(share.funded, share.asset.currency)])
+            }
+            Output.line()
+            Output.line(table.render())
+        }
+        warnAboutMissingRates([progress])
+    }
+
+    static func warnAboutMissingRates(_ progresses: [GoalProgress]) {
+        let missing = Set(progresses.flatMap(\.missingRates)).sorted()
+        guard !missing.isEmpty else { return }
+        Output.warning("no exchange rate for \(missing.map(\.code).joined(separator: ", ")): those assets are left out of funded amounts; run `walletwatch rates --refresh`")
+    }
+}

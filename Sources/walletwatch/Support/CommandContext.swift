@@ -1,0 +1,44 @@
+import Foundation
+import Logging
+import WalletWatchCore
+import WalletWatchEngine
+import WalletWatchStore
+
+/// What a command runs with: the configuration, the open database and the clock, gathered into
+/// an ``Engine``. Only commands create these; the libraries are handed them.
+struct CommandContext {
+    let engine: Engine
+
+    var config: AppConfig { engine.config }
+    var database: AppDatabase { engine.database }
+    var now: Instant { engine.clock.now }
+
+    /// Loads the config named by the global options (or found in the usual places), applies
+    /// `--db`, opens the database and reads the clock.
+    static func load(_ options: GlobalOptions, label: String = "walletwatch") throws -> CommandContext {
+        let config = try loadConfig(options)
+        let database = try AppDatabase.open(path: config.database)
+        let clock = try WallClock.fromEnvironment()
+        return CommandContext(engine: Engine(database: database, config: config, clock: clock, logger: Logger(label: label)))
+    }
+
+    static func loadConfig(_ options: GlobalOptions) throws -> AppConfig {
+        let located = ConfigLoader.locate(explicit: options.config)
+        var config: AppConfig
+        if FileManager.default.fileExists(atPath: located.path) {
+            config = try ConfigLoader.load(path: located.path)
+        } else if located.explicit {
+            throw ConfigError(file: located.path, message: "does not exist; create it with `walletwatch init --config \(located.path)`")
+        } else if options.db != nil {
+            config = AppConfig(file: nil, database: "")
+        } else {
+            throw ConfigError(
+                file: located.path,
+                message: "no config file found (looked for ./\(ConfigLoader.fileName) and \(located.path)); run `walletwatch init`, or pass --config or --db")
+        }
+        if let db = options.db {
+            config.database = ConfigLoader.absolute(db, relativeTo: FileManager.default.currentDirectoryPath)
+        }
+        return config
+    }
+}

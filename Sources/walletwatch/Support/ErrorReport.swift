@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import WalletWatchCore
+
+/// The one place where errors become exit codes and the `error: ` line on stderr
+/// (CLI.md: 64 usage, 65 refused input, 1 runtime failure).
+enum ErrorReport {
+    static func exitCode(for kind: ErrorKind) -> Int32 {
+        switch kind {
+        case .usage: 64
+        case .refused: 65
+        case .runtime: 1
+        }
+    }
+
+    /// An error from parsing the command line (or a `validate()`): help and version requests
+    /// print and exit 0; anything else is a usage error.
+    static func parseFailure(_ error: any Error, command: WalletWatch.Type) -> Int32 {
+        if let classified = error as? any Classified {
+            return report(classified.description, code: exitCode(for: classified.kind))
+        }
+        let code = command.exitCode(for: error)
+        if code == .success {
+            print(command.fullMessage(for: error))
+            return 0
+        }
+        return report(command.message(for: error), code: code.rawValue)
+    }
+
+    /// An error thrown while a command ran.
+    static func runFailure(_ error: any Error, command: WalletWatch.Type) -> Int32 {
+        switch error {
+        case let classified as any Classified:
+            return report(classified.description, code: exitCode(for: classified.kind))
+        case let exit as ExitCode:
+            return exit.rawValue
+        case is ValidationError:
+            return report(command.message(for: error), code: 64)
+        default:
+            return report(String(describing: error), code: 1)
+        }
+    }
+
+    /// Prints `error: <message>` as one line on stderr and returns `code`.
+    static func report(_ message: String, code: Int32) -> Int32 {
+        Output.error(oneLine(message))
+        return code
+    }
+
+    /// The message on one line, starting in lower case like every walletwatch error.
+    static func oneLine(_ message: String) -> String {
+        let lines = message.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("Usage:") && !$0.hasPrefix("See '") && !$0.hasPrefix("Help:") }
+        var text = lines.joined(separator: "; ")
+        if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
+        if let first = text.first, first.isUppercase, !(text.dropFirst().first?.isUppercase ?? false) {
+            text = first.lowercased() + text.dropFirst()
+        }
+        return text
+    }
+}

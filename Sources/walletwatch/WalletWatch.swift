@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import WalletWatchCore
+
+@main
+struct WalletWatch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "walletwatch",
+        abstract: "Watch Bitcoin wallets and track savings goals month by month.",
+        discussion: """
+            walletwatch polls Ark wallets (barkd) and on-chain addresses (Esplora) into a local
+            SQLite database, lets you tag transactions, spread each wallet across savings goals,
+            and shows what each goal received this month and what is left to close it.
+
+            Start with `walletwatch init`, then see `walletwatch help <command>`.
+            Global options (--config, --db) may come before or after the command.
+            Every command that prints data takes --json. Exit codes: 0 ok, 1 runtime failure,
+            64 usage error, 65 refused input.
+            """,
+        version: WalletWatchVersion.current,
+        subcommands: [
+            InitCommand.self,
+            AssetCommand.self,
+            TxCommand.self,
+            GoalCommand.self,
+        ]
+    )
+
+    static func main() async {
+        let arguments = GlobalOptions.hoist(Array(CommandLine.arguments.dropFirst()))
+        LogSetup.bootstrap()
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            Foundation.exit(ErrorReport.parseFailure(error, command: self))
+        }
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                var syncCommand = command
+                try syncCommand.run()
+            }
+        } catch {
+            Foundation.exit(ErrorReport.runFailure(error, command: self))
+        }
+    }
+}
