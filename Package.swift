@@ -37,13 +37,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Helpers shared by the test targets: temporary folders, running the built binary.
+        .target(name: "TestSupport", dependencies: ["WalletWatchCore"], path: "Tests/TestSupport"),
         .testTarget(name: "WalletWatchCoreTests", dependencies: ["WalletWatchCore"]),
         .testTarget(
             name: "WalletWatchStoreTests",
-            dependencies: ["WalletWatchStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["WalletWatchStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "WalletWatchEngineTests", dependencies: ["WalletWatchEngine", "WalletWatchStore"]),
+        .testTarget(name: "WalletWatchEngineTests", dependencies: ["WalletWatchEngine", "WalletWatchStore", "TestSupport"]),
         // End-to-end: runs the built `walletwatch` binary the way a user would.
-        .testTarget(name: "WalletWatchCLITests", dependencies: ["walletwatch", "WalletWatchCore"]),
+        .testTarget(name: "WalletWatchCLITests", dependencies: ["walletwatch", "WalletWatchCore", "TestSupport"]),
     ]
 )

@@ -33,7 +33,7 @@ struct WalletWatch: AsyncParsableCommand {
         do {
             command = try parseAsRoot(arguments)
         } catch {
-            Foundation.exit(ErrorReport.parseFailure(error, command: self))
+            Foundation.exit(ErrorReport.failure(error, command: self))
         }
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -43,7 +43,7 @@ struct WalletWatch: AsyncParsableCommand {
                 try syncCommand.run()
             }
         } catch {
-            Foundation.exit(ErrorReport.runFailure(error, command: self))
+            Foundation.exit(ErrorReport.failure(error, command: self))
         }
     }
 }

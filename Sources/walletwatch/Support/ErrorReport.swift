@@ -13,32 +13,22 @@ enum ErrorReport {
         }
     }
 
-    /// An error from parsing the command line (or a `validate()`): help and version requests
-    /// print and exit 0; anything else is a usage error.
-    static func parseFailure(_ error: any Error, command: WalletWatch.Type) -> Int32 {
+    /// Reports an error from parsing the command line or from running a command, and returns
+    /// the exit code. walletwatch's own errors carry their kind; everything else (usage errors,
+    /// help and version requests, `ExitCode`) is ArgumentParser's to describe.
+    static func failure(_ error: any Error, command: WalletWatch.Type) -> Int32 {
         if let classified = error as? any Classified {
             return report(classified.description, code: exitCode(for: classified.kind))
         }
         let code = command.exitCode(for: error)
         if code == .success {
+            // --help, help <command>, --version: ArgumentParser's text on stdout.
             print(command.fullMessage(for: error))
             return 0
         }
-        return report(command.message(for: error), code: code.rawValue)
-    }
-
-    /// An error thrown while a command ran.
-    static func runFailure(_ error: any Error, command: WalletWatch.Type) -> Int32 {
-        switch error {
-        case let classified as any Classified:
-            return report(classified.description, code: exitCode(for: classified.kind))
-        case let exit as ExitCode:
-            return exit.rawValue
-        case is ValidationError:
-            return report(command.message(for: error), code: 64)
-        default:
-            return report(String(describing: error), code: 1)
-        }
+        let message = command.message(for: error)
+        guard !message.isEmpty else { return code.rawValue }
+        return report(message, code: code.rawValue)
     }
 
     /// Prints `error: <message>` as one line on stderr and returns `code`.

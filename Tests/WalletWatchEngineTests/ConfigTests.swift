@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+import TestSupport
+import WalletWatchCore
+@testable import WalletWatchEngine
+
+@Suite("Configuration")
+struct ConfigTests {
+    /// CLI.md's example config, with every key.
+    static let example = """
+        database = "walletwatch.sqlite"      # relative to the config file's folder
+        balance_cache_seconds = 300
+        time_zone = "Europe/Berlin"          # optional, for display
+
+        [[sources]]
+        name = "ark"                          # unique; part of Ark txids, do not rename
+        kind = "barkd"
+        url = "http://127.0.0.1:3000"
+        token_file = "barkd.token"            # or: token_env = "BARKD_TOKEN"
+        ark_asset = "Ark wallet"              # asset created on first ingest, currency BTC
+        onchain_asset = "Ark on-chain"        # optional: the daemon's on-chain wallet
+        interval_seconds = 60
+
+        [[sources]]
+        name = "cold"
+        kind = "esplora"
+        url = "https://blockstream.info/api"
+        asset = "Cold storage"
+        addresses = ["bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "bc1q9vza2e8x573nczrlzms0wvx3gsqjx7vavgkx0l"]
+        interval_seconds = 600
+
+        [rates]
+        provider = "coingecko"                # coingecko | mempool | static
+        url = "https://api.coingecko.com/api/v3"
+        currencies = ["USD", "EUR"]
+        max_age_seconds = 300
+
+        [rates.static]
+        "BTC/USD" = "65000.00"
+
+        [http]
+        timeout_seconds = 20
+        max_response_bytes = 67108864
+        retries = 3
+
+        [serve]
+        listen = "127.0.0.1:8477"
+        token_file = "web.token"
+        """
+
+    @Test("every key of CLI.md's example, with relative paths resolved against the file's folder")
+    func example() throws {
+        let config = try ConfigLoader.parse(Self.example, file: "/etc/ww/walletwatch.toml")
+        #expect(config.database == "/etc/ww/walletwatch.sqlite")
+        #expect(config.balanceCacheSeconds == 300)
+        #expect(config.timeZone == "Europe/Berlin")
+        #expect(config.sources.count == 2)
+        let ark = config.sources[0]
+        #expect(ark.kind == .barkd && ark.name == "ark" && ark.url == "http://127.0.0.1:3000")
+        #expect(ark.token == .file("/etc/ww/barkd.token"))
+        #expect(ark.arkAsset == "Ark wallet" && ark.onchainAsset == "Ark on-chain" && ark.intervalSeconds == 60)
+        let cold = config.sources[1]
+        #expect(cold.kind == .esplora && cold.asset == "Cold storage" && cold.addresses.count == 2 && cold.intervalSeconds == 600)
+        #expect(config.rates.provider == .coingecko && config.rates.currencies == [.usd, .eur] && config.rates.maxAgeSeconds == 300)
+        #expect(config.rates.staticRates[CurrencyPair("BTC/USD")!] == Decimal(string: "65000.00"))
+        #expect(config.http == HTTPConfig(timeoutSeconds: 20, maxResponseBytes: 67_108_864, retries: 3))
+        #expect(config.serve == ServeConfig(listen: "127.0.0.1:8477", tokenFile: "/etc/ww/web.token"))
+    }
+
+    @Test("defaults as CLI.md says when keys are left out")
+    func defaults() throws {
+        let config = try ConfigLoader.parse("""
+            [[sources]]
+            name = "a"
+            kind = "barkd"
+            url = "http://localhost:3000"
+            token_env = "BARKD_TOKEN"
+            """, file: "/home/u/.config/walletwatch/walletwatch.toml")
+        #expect(config.database == "/home/u/.config/walletwatch/walletwatch.sqlite")
+        #expect(config.balanceCacheSeconds == 300)
+        #expect(config.timeZone == nil)
+        #expect(config.sources[0].intervalSeconds == 60)
+        #expect(config.sources[0].token == .environment("BARKD_TOKEN"))
+        #expect(config.sources[0].arkAsset == "a")
+        #expect(config.sources[0].onchainAsset == nil)
+        #expect(config.rates == RatesConfig())
+        #expect(config.http == HTTPConfig())
+        #expect(config.serve == ServeConfig())
+    }
+
+    @Test("the starter config written by init parses")
+    func starter() throws {
+        let config = try ConfigLoader.parse(StarterConfig.text, file: "/x/walletwatch.toml")
+        #expect(config.sources.isEmpty)
+        #expect(config.database == "/x/walletwatch.sqlite")
+    }
+
+    @Test("errors name the file, the key and what is accepted", arguments: [
+        ("database = 5", "database", "string"),
+        ("balance_cache_seconds = \"300\"", "balance_cache_seconds", "whole number"),
+        ("balance_cache_seconds = -1", "balance_cache_seconds", "accepted: 0 to"),
+        ("time_zone = \"Mars/Olympus\"", "time_zone", "IANA"),
+        ("colour = \"red\"", "colour", "not a known key"),
+        ("[[sources]]\nname = \"a\"\nkind = \"bark\"\nurl = \"http://x\"", "sources[1].kind", "\"barkd\" or \"esplora\""),
+        ("[[sources]]\nname = \"a\"\nkind = \"barkd\"", "sources[1].url", "is missing"),
+        ("[[sources]]\nname = \"a\"\nkind = \"barkd\"\nurl = \"file:///etc/passwd\"", "sources[1].url", "http:// or https://"),
+        ("[[sources]]\nname = \"a:b\"\nkind = \"barkd\"\nurl = \"http://x\"", "sources[1].name", "letters, digits"),
+        ("[[sources]]\nname = \"a\"\nkind = \"barkd\"\nurl = \"http://x\"\ntoken_file = \"t\"\ntoken_env = \"T\"", "sources[1].token_file", "use one of them"),
+        ("[[sources]]\nname = \"a\"\nkind = \"esplora\"\nurl = \"http://x\"", "sources[1].addresses", "list the addresses"),
+        ("[[sources]]\nname = \"a\"\nkind = \"esplora\"\nurl = \"http://x\"\naddresses = [\"not an address!\"]", "sources[1].addresses", "not a bitcoin address"),
+        ("[[sources]]\nname = \"a\"\nkind = \"barkd\"\nurl = \"http://x\"\ninterval = 5", "sources[1].interval", "not a known key"),
+        ("[[sources]]\nname = \"a\"\nkind = \"barkd\"\nurl = \"http://x\"\n[[sources]]\nname = \"a\"\nkind = \"barkd\"\nurl = \"http://y\"", "sources[2].name", "used twice"),
+        ("[rates]\nprovider = \"kraken\"", "rates.provider", "coingecko, mempool or static"),
+        ("[rates]\ncurrencies = [\"USD\", \"XYZ\"]", "rates.currencies", "unknown currency 'XYZ'"),
+        ("[rates]\nprovider = \"static\"", "rates.static", "is missing"),
+        ("[rates.static]\n\"BTC-USD\" = \"1\"", "rates.static.BTC-USD", "currency pair"),
+        ("[rates.static]\n\"BTC/USD\" = \"-1\"", "rates.static.BTC/USD", "positive rate"),
+        ("[http]\nretries = 100", "http.retries", "accepted: 0 to 10"),
+        ("[serve]\nlisten = \"localhost\"", "serve.listen", "host:port"),
+        ("database = ", "line 1", "column"),
+    ])
+    func errors(text: String, key: String, accepted: String) {
+        #expect {
+            try ConfigLoader.parse(text, file: "/etc/ww/walletwatch.toml")
+        } throws: { error in
+            let message = (error as? ConfigError)?.description ?? ""
+            return message.contains("/etc/ww/walletwatch.toml") && message.contains(key) && message.contains(accepted)
+        }
+    }
+
+    @Test("locating: --config, then WALLETWATCH_CONFIG, then ./walletwatch.toml, then ~/.config")
+    func locate() {
+        let folder = TemporaryDirectory()
+        let environment = ["HOME": "/home/u"]
+        #expect(ConfigLoader.locate(explicit: "a.toml", environment: environment, currentDirectory: folder.path) == (folder.file("a.toml"), true))
+        #expect(ConfigLoader.locate(explicit: nil, environment: ["WALLETWATCH_CONFIG": "/x/w.toml"], currentDirectory: folder.path) == ("/x/w.toml", true))
+        #expect(ConfigLoader.locate(explicit: nil, environment: environment, currentDirectory: folder.path) == ("/home/u/.config/walletwatch/walletwatch.toml", false))
+        #expect(ConfigLoader.locate(explicit: nil, environment: ["XDG_CONFIG_HOME": "/xdg"], currentDirectory: folder.path).path == "/xdg/walletwatch/walletwatch.toml")
+        folder.write("walletwatch.toml", "")
+        #expect(ConfigLoader.locate(explicit: nil, environment: environment, currentDirectory: folder.path) == (folder.file("walletwatch.toml"), false))
+    }
+
+    @Test("listen addresses and loopback")
+    func listen() {
+        #expect(ListenAddress("127.0.0.1:8477")?.isLoopback == true)
+        #expect(ListenAddress("[::1]:8477")?.isLoopback == true)
+        #expect(ListenAddress("0.0.0.0:8477")?.isLoopback == false)
+        #expect(ListenAddress("127.0.0.1:0") == nil)
+        #expect(ListenAddress("127.0.0.1") == nil)
+    }
+}
+
+@Suite("The wall clock")
+struct WallClockTests {
+    @Test("WALLETWATCH_NOW fixes now; a malformed value is a usage error naming it")
+    func environment() throws {
+        #expect(try WallClock.fromEnvironment(["WALLETWATCH_NOW": "2026-11-21T09:30:00Z"]).now == .at("2026-11-21T09:30:00Z"))
+        #expect {
+            try WallClock.fromEnvironment(["WALLETWATCH_NOW": "yesterday"])
+        } throws: { error in
+            (error as? UsageError)?.message.contains("yesterday") == true
+        }
+        let system = try WallClock.fromEnvironment([:]).now
+        #expect(system > .at("2026-01-01T00:00:00Z"))
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+import WalletWatchCore
+@testable import WalletWatchStore
+
+@Suite("Schema and migrations")
+struct SchemaTests {
+    static let tables: Set<String> = [
+        "assets", "transactions", "tags", "tag_assignments", "ark_balances", "onchain_balances", "vtxos", "utxos",
+        "ark_info", "chain_tips", "goals", "asset_allocations", "allocation_history", "monthly_plans",
+        "execution_records", "execution_snapshots", "completed_executions", "exchange_rates", "rate_history",
+        "ingest_runs", "settings", "change_counter",
+    ]
+
+    @Test("an empty file migrates to the whole data model of SPEC.md section 3")
+    func emptyFile() throws {
+        let folder = TemporaryDirectory()
+        let database = try AppDatabase.open(path: folder.file("w.sqlite"))
+        let names = try database.read { db in
+            try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'")
+        }
+        #expect(names == Self.tables)
+        let (foreignKeys, journal) = try database.read { db in
+            (try Bool.fetchOne(db, sql: "PRAGMA foreign_keys")!, try String.fetchOne(db, sql: "PRAGMA journal_mode")!)
+        }
+        #expect(foreignKeys)
+        #expect(journal == "wal")
+    }
+
+    @Test("the database file is created readable by its owner only (0600)")
+    func privateFile() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.file("w.sqlite")
+        _ = try AppDatabase.open(path: path)
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as! Int
+        #expect(mode == 0o600)
+    }
+
+    @Test("a missing folder is a clear error naming the path")
+    func missingFolder() {
+        #expect {
+            try AppDatabase.open(path: "/nonexistent-folder-xyz/w.sqlite")
+        } throws: { error in
+            (error as? StoreError)?.description.contains("/nonexistent-folder-xyz") == true
+        }
+    }
+
+    /// Data written at each migration step, which must survive every later migration.
+    static let fixtures: [String: @Sendable (Database) throws -> Void] = [
+        "v1-data-model": { db in
+            try db.execute(sql: """
+                INSERT INTO assets (id, name, currency, kind, source, created_at) VALUES (1, 'Cash', 'USD', 'manual', NULL, '2026-11-01T00:00:00.000Z');
+                INSERT INTO transactions (asset_id, txid, amount, type, status, direction, date, first_seen_at, last_updated)
+                    VALUES (1, 'manual:aaa', 25050, 'manual', 'confirmed', 'incoming', '2026-11-02T10:00:00.000Z', '2026-11-02T10:00:00.000Z', '2026-11-02T10:00:00.000Z');
+                INSERT INTO goals (id, name, currency, target, status, created_at) VALUES (1, 'House', 'USD', 1000000, 'active', '2026-11-01T00:00:00.000Z');
+                INSERT INTO asset_allocations VALUES (1, 1, 20000, '2026-11-03T00:00:00.000Z');
+                INSERT INTO allocation_history (asset_id, goal_id, amount, timestamp, created_at, month_label, reason)
+                    VALUES (1, 1, 20000, '2026-11-03T00:00:00.000Z', '2026-11-03T00:00:00.000Z', '2026-11', 'allocate');
+                INSERT INTO tags (id, name, is_active, created_at) VALUES ('00000000-0000-0000-0000-000000000001', 'salary', 1, '2026-11-01T00:00:00.000Z');
+                INSERT INTO tag_assignments VALUES ('00000000-0000-0000-0000-000000000002', '00000000-0000-0000-0000-000000000001', 'manual:aaa', '2026-11-02T10:00:00.000Z');
+                """)
+        },
+    ]
+
+    @Test("a file left at each earlier migration upgrades to the latest without losing data")
+    func stepwiseUpgrades() throws {
+        let identifiers = AppDatabase.migrationIdentifiers
+        #expect(Set(Self.fixtures.keys).isSubset(of: Set(identifiers)))
+        for (index, identifier) in identifiers.enumerated() {
+            let folder = TemporaryDirectory()
+            let queue = try DatabaseQueue(path: folder.file("old.sqlite"), configuration: AppDatabase.makeConfiguration())
+            try AppDatabase.migrate(queue, upTo: identifier)
+            for earlier in identifiers[...index] {
+                if let fixture = Self.fixtures[earlier] { try queue.write(fixture) }
+            }
+            let database = try AppDatabase(queue)
+            let (transactions, tagged, history, integrity, foreignKeyProblems) = try database.read { db in
+                (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transactions")!,
+                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tag_assignments")!,
+                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM allocation_history")!,
+                 try String.fetchOne(db, sql: "PRAGMA integrity_check")!,
+                 try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count)
+            }
+            #expect(transactions == 1 && tagged == 1 && history == 1, "data lost upgrading from \(identifier)")
+            #expect(integrity == "ok")
+            #expect(foreignKeyProblems == 0)
+            #expect(try database.balances()[1]?.counted == 25050)
+        }
+    }
+
+    @Test("the database refuses what the rules forbid, whoever writes")
+    func constraints() throws {
+        let database = try AppDatabase.inMemory()
+        try database.writer.write(Self.fixtures["v1-data-model"]!)
+        try database.writer.write { db in
+            // Currency and kind are locked once the asset has a transaction.
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE assets SET currency = 'EUR' WHERE id = 1") }
+            // The allocation history is append-only.
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE allocation_history SET amount = 1") }
+            // Rule 1 happens at most once per (asset, txid).
+            try db.execute(sql: """
+                INSERT INTO allocation_history (asset_id, goal_id, amount, timestamp, created_at, month_label, reason, txid)
+                VALUES (1, 1, 1, '2026-11-04T00:00:00.000Z', '2026-11-04T00:00:00.000Z', '2026-11', 'rule1', 'manual:aaa')
+                """)
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: """
+                    INSERT INTO allocation_history (asset_id, goal_id, amount, timestamp, created_at, month_label, reason, txid)
+                    VALUES (1, 1, 2, '2026-11-05T00:00:00.000Z', '2026-11-05T00:00:00.000Z', '2026-11', 'rule1', 'manual:aaa')
+                    """)
+            }
+            // At most one executing month, one record per month.
+            try db.execute(sql: "INSERT INTO execution_records (month_label, status) VALUES ('2026-10', 'executing')")
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO execution_records (month_label, status) VALUES ('2026-11', 'executing')")
+            }
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO execution_records (month_label, status) VALUES ('2026-10', 'draft')")
+            }
+            // A completed execution is immutable.
+            try db.execute(sql: "INSERT INTO completed_executions (record_id, month_label, completed_at, goals, contributions, rates) VALUES (1, '2026-10', '2026-11-01T00:00:00.000Z', '[]', '[]', '{}')")
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE completed_executions SET rates = '{\"x\":1}'") }
+            // Amounts that are never negative.
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE goals SET target = -1") }
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE asset_allocations SET amount = -1") }
+            // Foreign keys are enforced.
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO asset_allocations VALUES (99, 1, 5, '2026-11-01T00:00:00.000Z')")
+            }
+        }
+    }
+}
