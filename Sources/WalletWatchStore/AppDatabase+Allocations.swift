@@ -52,3 +52,85 @@ extension AppDatabase {
             """, arguments: [assetID, goalID])
     }
 }
+
+/// One row of an asset's allocation history, with its goal's name.
+public struct AllocationHistoryEntry: Hashable, Sendable {
+    public let goal: String
+    public let amount: Int64
+    public let timestamp: Instant
+    public let reason: AllocationReason
+    public let txid: String?
+}
+
+extension AppDatabase {
+    /// Sets targets of an asset for goals, as `allocate ASSET GOAL=AMOUNT...`: amounts in the
+    /// asset's currency (`0.25`, `25000sat`) or a share of its current balance (`40%`); 0
+    /// removes an allocation; `100%` of an empty asset keeps a 0 allocation that dedicates it
+    /// (Rule 1). The resulting set must fit in the balance, or nothing changes. Current state
+    /// and history change in one transaction; a history row only for a target that changed.
+    public func allocate(assetName: String, assignments: [(goal: String, amount: String)], now: Instant) throws -> AssetOverview {
+        try write { db in
+            let asset = try Self.findAsset(db, named: assetName)
+            let assetID = asset.id!
+            let balance = try Self.balances(db)[assetID]?.counted ?? 0
+            var targets = Dictionary(uniqueKeysWithValues: try Self.rule1Allocations(db, assetID: assetID).map { ($0.goalID, $0.amount) })
+            var requested: [(goal: Goal, amount: Int64, keepZero: Bool)] = []
+            for assignment in assignments {
+                let goal = try Self.findGoal(db, named: assignment.goal)
+                guard goal.status == .active else {
+                    throw Refusal("goal '\(goal.name)' is \(goal.status.rawValue); only active goals take allocations")
+                }
+                guard !requested.contains(where: { $0.goal.id == goal.id }) else {
+                    throw UsageError("goal '\(goal.name)' is given twice; give each goal once")
+                }
+                let input = try AmountInput.parse(assignment.amount, currency: asset.currency, allowPercent: true)
+                let amount = input.resolve(balance: balance)
+                guard amount >= 0 else {
+                    throw UsageError("'\(assignment.amount)' is negative; a target is 0 or more (0 removes the allocation)")
+                }
+                let keepZero: Bool = if case .percent(let percentage) = input { percentage.isWhole && balance == 0 } else { false }
+                requested.append((goal, amount, keepZero))
+                targets[goal.id!] = amount
+            }
+            let total = targets.values.reduce(0, +)
+            if total > balance {
+                let money = { (minor: Int64) in Money(minorUnits: minor, currency: asset.currency).description }
+                throw Refusal("allocations of '\(asset.name)' would total \(money(total)), above its balance of \(money(balance)) by \(money(total - balance)); lower some targets (GOAL=0 removes one)")
+            }
+            for (goal, amount, keepZero) in requested {
+                try Self.writeTarget(db, assetID: assetID, goalID: goal.id!, amount: amount, at: now, now: now,
+                                     reason: .allocate, keepZero: keepZero)
+            }
+            try Self.bumpChangeCounter(db)
+            return try Self.assetOverviews(db).first { $0.asset.id == assetID }!
+        }
+    }
+
+    /// The allocation history of an asset, oldest first.
+    public func allocationHistory(assetName: String) throws -> [AllocationHistoryEntry] {
+        try read { db in
+            let asset = try Self.findAsset(db, named: assetName)
+            return try Row.fetchAll(db, sql: """
+                SELECT g.name, h.amount, h.timestamp, h.reason, h.txid FROM allocation_history h JOIN goals g ON g.id = h.goal_id
+                WHERE h.asset_id = ? ORDER BY h.timestamp, h.created_at, h.id
+                """, arguments: [asset.id!]).map {
+                AllocationHistoryEntry(goal: try $0.decode(forColumn: "name"), amount: try $0.decode(forColumn: "amount"),
+                                       timestamp: try $0.decode(forColumn: "timestamp"), reason: try $0.decode(forColumn: "reason"),
+                                       txid: try $0.decode(forColumn: "txid"))
+            }
+        }
+    }
+
+    /// The target of (asset, goal) at `instant`: the latest history row at or before it (ties:
+    /// the latest written), else 0.
+    public func target(assetID: Int64, goalID: Int64, at instant: Instant) throws -> Int64 {
+        try read { db in try Self.target(db, assetID: assetID, goalID: goalID, at: instant) }
+    }
+
+    static func target(_ db: Database, assetID: Int64, goalID: Int64, at instant: Instant) throws -> Int64 {
+        try Int64.fetchOne(db, sql: """
+            SELECT amount FROM allocation_history WHERE asset_id = ? AND goal_id = ? AND timestamp <= ?
+            ORDER BY timestamp DESC, created_at DESC, id DESC LIMIT 1
+            """, arguments: [assetID, goalID, instant]) ?? 0
+    }
+}

@@ -68,10 +68,14 @@ extension AppDatabase {
             let txid = try Self.newManualTxid(db)
             let entry = LedgerEntry(txid: txid, amount: minor, date: date ?? now)
             try ManualLedger.checkAdd(entry, existing: Self.ledgerEntries(db, assetID: assetID), now: now, currency: asset.currency)
-            let transaction = Transaction(
+            var transaction = Transaction(
                 assetID: assetID, txid: txid, amount: minor, type: .manual, status: .confirmed,
                 date: entry.date, note: note, firstSeenAt: now, lastUpdated: now)
             try transaction.insert(db)
+            // A manual entry follows Rule 1 like an ingested one, in the same transaction.
+            if try Self.applyRule1(db, to: [NewlyConfirmed(assetID: assetID, txid: txid, amount: minor, date: entry.date)], now: now) > 0 {
+                transaction.rule1AppliedAt = now
+            }
             try Self.bumpChangeCounter(db)
             return try Self.listing(db, transaction: transaction, asset: asset)
         }
@@ -88,6 +92,9 @@ extension AppDatabase {
             try ManualLedger.checkEdit(
                 txid: transaction.txid, replacement: replacement,
                 existing: Self.ledgerEntries(db, assetID: transaction.assetID), now: now, currency: asset.currency)
+            if transaction.rule1AppliedAt != nil {
+                try Self.adjustRule1(db, assetID: transaction.assetID, txid: transaction.txid, delta: amount - transaction.amount, now: now)
+            }
             transaction.amount = amount
             transaction.direction = TransactionDirection(amount: amount)
             transaction.date = replacement.date
@@ -102,13 +109,16 @@ extension AppDatabase {
 
     /// Deletes a manual transaction unless a later withdrawal depends on it. Its tags stay on
     /// the txid (tags never depend on ledger rows).
-    public func deleteManualTransaction(txid: String) throws -> TransactionListing {
+    public func deleteManualTransaction(txid: String, now: Instant) throws -> TransactionListing {
         try write { db in
             let (transaction, asset) = try Self.findManualTransaction(db, txid: txid)
             try ManualLedger.checkDelete(
                 txid: transaction.txid, existing: Self.ledgerEntries(db, assetID: transaction.assetID),
                 currency: asset.currency)
             let listing = try Self.listing(db, transaction: transaction, asset: asset)
+            if transaction.rule1AppliedAt != nil {
+                try Self.adjustRule1(db, assetID: transaction.assetID, txid: transaction.txid, delta: -transaction.amount, now: now)
+            }
             try transaction.delete(db)
             try Self.bumpChangeCounter(db)
             return listing

@@ -67,17 +67,17 @@ struct LedgerStoreTests {
             (error as? Refusal)?.message.contains(withdrawalID) == true
         }
         #expect {
-            try database.deleteManualTransaction(txid: depositID)
+            try database.deleteManualTransaction(txid: depositID, now: now)
         } throws: { error in
             (error as? Refusal)?.message.contains("delete or edit \(withdrawalID) first") == true
         }
         let edited = try database.editManualTransaction(txid: depositID, edit: ManualTransactionEdit(amount: "90", note: .some("fixed")), now: now)
         #expect(edited.transaction.amount == 9000)
         #expect(edited.transaction.note == "fixed")
-        _ = try database.deleteManualTransaction(txid: withdrawalID)
-        _ = try database.deleteManualTransaction(txid: depositID)
+        _ = try database.deleteManualTransaction(txid: withdrawalID, now: now)
+        _ = try database.deleteManualTransaction(txid: depositID, now: now)
         #expect(try database.transactions().isEmpty)
-        #expect(throws: Refusal.self) { try database.deleteManualTransaction(txid: "manual:nope") }
+        #expect(throws: Refusal.self) { try database.deleteManualTransaction(txid: "manual:nope", now: now) }
     }
 
     @Test("only manual assets take manual transactions; source rows cannot be edited")
@@ -91,7 +91,7 @@ struct LedgerStoreTests {
                 """)
         }
         #expect(throws: Refusal.self) { try database.addManualTransaction(assetName: "Ark wallet", amount: "1", date: nil, note: nil, now: now) }
-        #expect(throws: Refusal.self) { try database.deleteManualTransaction(txid: "ark:ark:1") }
+        #expect(throws: Refusal.self) { try database.deleteManualTransaction(txid: "ark:ark:1", now: now) }
         #expect(throws: Refusal.self) { try database.editManualTransaction(txid: "ark:ark:1", edit: ManualTransactionEdit(amount: "2"), now: now) }
     }
 

@@ -11,7 +11,7 @@ struct AssetCommand: AsyncParsableCommand {
             Assets fed by sources are created by `walletwatch ingest`; manual assets (cash, a bank
             account) are added here and fed with `walletwatch tx add`.
             """,
-        subcommands: [Add.self, List.self, Show.self, Edit.self])
+        subcommands: [Add.self, List.self, Show.self, History.self, Edit.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -96,27 +96,47 @@ struct AssetCommand: AsyncParsableCommand {
                 Output.json(AssetDocument.detail(overview))
                 return
             }
-            let asset = overview.asset
-            let summary = overview.summary
-            let money = { (minor: Int64) in Display.money(minor, asset.currency) }
-            Output.line("\(asset.name) (\(asset.kind.rawValue)\(asset.source.map { ", source \($0)" } ?? ""))")
-            Output.line("  balance      \(money(summary.balance))")
-            if overview.balance.pending != 0 { Output.line("  pending      \(money(overview.balance.pending)) (not counted yet)") }
-            Output.line("  allocated    \(money(summary.allocated))")
-            if summary.spent > 0 { Output.line("  spent        \(money(summary.spent)) (finished goals)") }
-            Output.line("  unallocated  \(money(summary.unallocated))")
-            if summary.shortfall > 0 { Output.line("  underfunded by \(money(summary.shortfall))") }
-            guard !overview.allocations.isEmpty else { return }
-            var table = TextTable([.init("GOAL"), .init("TARGET", .right), .init("PERCENT", .right),
-                                   .init("FUNDED", .right), .init("STATUS")])
-            for allocation in overview.allocations {
-                table.add([
-                    allocation.goal.name, money(allocation.amount),
-                    summary.percentHundredths(of: allocation.amount).map { Money.majorString($0, exponent: 2) + "%" } ?? "-",
-                    money(summary.funded[allocation.goal.id!] ?? 0), allocation.goal.status.rawValue,
-                ])
+            AssetOutput.printDetail(overview)
+        }
+    }
+
+    struct History: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show an asset's allocation history, oldest first.",
+            discussion: """
+                Every change of a target: yours (allocate), Rule 1's (a confirmed deposit or
+                withdrawal on a dedicated asset), and the zeroing of a cancelled goal.
+
+                Example:
+                  walletwatch asset history "Ark wallet" --json
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The asset's name.") var name: String
+        @OptionGroup var output: JSONOption
+
+        func run() async throws {
+            let context = try CommandContext.load(global)
+            let asset = try context.database.asset(named: name)
+            let entries = try context.database.allocationHistory(assetName: name)
+            if output.json {
+                Output.json(.array(entries.map { entry in
+                    .object([
+                        "goal": .string(entry.goal), "amount": .int(entry.amount), "timestamp": .string(entry.timestamp.iso8601),
+                        "reason": .string(entry.reason.rawValue), "txid": .string(entry.txid),
+                    ])
+                }))
+                return
             }
-            Output.line()
+            guard !entries.isEmpty else {
+                Output.line("no allocations yet: walletwatch allocate \"\(asset.name)\" GOAL=AMOUNT")
+                return
+            }
+            var table = TextTable([.init("TIME"), .init("GOAL"), .init("TARGET", .right), .init("BY"), .init("TXID")])
+            for entry in entries {
+                table.add([Display.time(entry.timestamp, context.engine.displayTimeZone), entry.goal,
+                           Display.money(entry.amount, asset.currency), entry.reason.rawValue, entry.txid ?? ""])
+            }
             Output.line(table.render())
         }
     }
@@ -147,5 +167,33 @@ struct AssetCommand: AsyncParsableCommand {
             let asset = try context.engine.editAsset(named: name, newName: newName, newCurrency: try currency.map { try Currency(code: $0) })
             Output.line("asset '\(asset.name)' in \(asset.currency.code)")
         }
+    }
+}
+
+/// How `asset show` and `allocate` print an asset.
+enum AssetOutput {
+    static func printDetail(_ overview: AssetOverview) {
+        let asset = overview.asset
+        let summary = overview.summary
+        let money = { (minor: Int64) in Display.money(minor, asset.currency) }
+        Output.line("\(asset.name) (\(asset.kind.rawValue)\(asset.source.map { ", source \($0)" } ?? ""))")
+        Output.line("  balance      \(money(summary.balance))")
+        if overview.balance.pending != 0 { Output.line("  pending      \(money(overview.balance.pending)) (not counted yet)") }
+        Output.line("  allocated    \(money(summary.allocated))")
+        if summary.spent > 0 { Output.line("  spent        \(money(summary.spent)) (finished goals)") }
+        Output.line("  unallocated  \(money(summary.unallocated))")
+        if summary.shortfall > 0 { Output.line("  underfunded by \(money(summary.shortfall))") }
+        guard !overview.allocations.isEmpty else { return }
+        var table = TextTable([.init("GOAL"), .init("TARGET", .right), .init("PERCENT", .right),
+                               .init("FUNDED", .right), .init("STATUS")])
+        for allocation in overview.allocations {
+            table.add([
+                allocation.goal.name, money(allocation.amount),
+                summary.percentHundredths(of: allocation.amount).map { Money.majorString($0, exponent: 2) + "%" } ?? "-",
+                money(summary.funded[allocation.goal.id!] ?? 0), allocation.goal.status.rawValue,
+            ])
+        }
+        Output.line()
+        Output.line(table.render())
     }
 }

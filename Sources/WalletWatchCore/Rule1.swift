@@ -1,0 +1,71 @@
+/// Rule 1 (SPEC.md section 5): where a newly confirmed transaction's amount goes.
+///
+/// An asset allocated to exactly one active goal, with that allocation covering the asset's
+/// whole balance before the transaction, is dedicated to the goal: the goal's target moves by
+/// the amount (never below zero). Shared, partly allocated and unallocated assets are left to
+/// the user: the amount simply shows up as unallocated.
+public enum Rule1 {
+    /// One goal's current target on the asset.
+    public struct Allocation: Hashable, Sendable {
+        public let goalID: Int64
+        public let goalStatus: GoalStatus
+        public let amount: Int64
+
+        public init(goalID: Int64, goalStatus: GoalStatus, amount: Int64) {
+            self.goalID = goalID
+            self.goalStatus = goalStatus
+            self.amount = amount
+        }
+    }
+
+    /// A transaction that became confirmed, as Rule 1 sees it.
+    public struct Confirmed: Hashable, Sendable {
+        public let txid: String
+        public let amount: Int64
+        public let date: Instant
+
+        public init(txid: String, amount: Int64, date: Instant) {
+            self.txid = txid
+            self.amount = amount
+            self.date = date
+        }
+    }
+
+    /// A target change Rule 1 decided.
+    public struct Decision: Hashable, Sendable {
+        public let txid: String
+        public let goalID: Int64
+        public let newTarget: Int64
+        public let date: Instant
+    }
+
+    /// The goal the asset is dedicated to, given its allocations and its balance before the
+    /// transaction; nil when it is shared, partly allocated or not allocated.
+    public static func dedicatedGoal(allocations: [Allocation], balanceBefore: Int64) -> Allocation? {
+        guard allocations.count == 1, let only = allocations.first, only.goalStatus == .active,
+              only.amount >= balanceBefore
+        else { return nil }
+        return only
+    }
+
+    /// Decides, for one asset, the transactions confirmed in one pass: taken in date order,
+    /// each against the balance before it, which is the balance after the pass minus the
+    /// amounts of this pass's confirmed transactions dated at or after it.
+    public static func decide(
+        confirmed: [Confirmed], balanceAfterPass: Int64, allocations: [Allocation]
+    ) -> [Decision] {
+        let ordered = confirmed.sorted { ($0.date, $0.txid) < ($1.date, $1.txid) }
+        var allocations = allocations
+        var decisions: [Decision] = []
+        for transaction in ordered {
+            let atOrAfter = ordered.reduce(Int64(0)) { $1.date >= transaction.date ? $0 + $1.amount : $0 }
+            let balanceBefore = balanceAfterPass - atOrAfter
+            guard let goal = dedicatedGoal(allocations: allocations, balanceBefore: balanceBefore) else { continue }
+            let newTarget = max(0, goal.amount + transaction.amount)
+            guard newTarget != goal.amount else { continue }
+            decisions.append(Decision(txid: transaction.txid, goalID: goal.goalID, newTarget: newTarget, date: transaction.date))
+            allocations = [Allocation(goalID: goal.goalID, goalStatus: goal.goalStatus, amount: newTarget)]
+        }
+        return decisions
+    }
+}
