@@ -1,0 +1,69 @@
+import WalletWatchCore
+import WalletWatchSources
+
+/// BIP-329 wallet labels (the JSON-lines format of Sparrow, Bitcoin Keeper, Trezor Suite,
+/// Cove and Liana): `{"type":"tx","ref":TXID,"label":"tag1, tag2"}`, one record a line.
+public enum BIP329 {
+    /// What a label file holds.
+    public struct ParseResult: Sendable {
+        /// `tx` records: txid -> tag names, merged when a txid appears on several lines.
+        public var labels: [(txid: String, tags: [String])] = []
+        /// Records of other types (addr, pubkey, input, output, xpub), skipped.
+        public var otherTypes = 0
+        /// `tx` records without a label.
+        public var unlabelled = 0
+        /// Lines that are not valid records, with their number (from 1) and why.
+        public var invalid: [(line: Int, reason: String)] = []
+    }
+
+    /// Parses a label file. Nothing is thrown: invalid lines are listed with their number.
+    public static func parse(_ text: String) -> ParseResult {
+        var result = ParseResult()
+        var order: [String] = []
+        var tagsByTxid: [String: [String]] = [:]
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for (offset, line) in lines.enumerated() {
+            var content = String(line)
+            if offset == 0, content.hasPrefix("\u{FEFF}") { content.removeFirst() }
+            if content.hasSuffix("\r") { content.removeLast() }
+            guard !content.trimmingSpaces.isEmpty else { continue }
+            do {
+                let record = try JSONReader.read(Array(content.utf8), readRecord)
+                guard record.type == "tx" else { result.otherTypes += 1; continue }
+                guard let label = record.label, !label.trimmingSpaces.isEmpty else { result.unlabelled += 1; continue }
+                var names: [String] = []
+                for part in label.split(separator: ",") where !String(part).trimmingSpaces.isEmpty {
+                    names.append(try TagRules.name(String(part)))
+                }
+                if tagsByTxid[record.ref] == nil { order.append(record.ref) }
+                for name in names where !(tagsByTxid[record.ref] ?? []).contains(where: { Name.key($0) == Name.key(name) }) {
+                    tagsByTxid[record.ref, default: []].append(name)
+                }
+            } catch {
+                result.invalid.append((offset + 1, "\(error)"))
+            }
+        }
+        result.labels = order.map { ($0, tagsByTxid[$0] ?? []) }
+        return result
+    }
+
+    private static func readRecord(_ reader: inout JSONReader) throws -> (type: String, ref: String, label: String?) {
+        var type, ref, label: String?
+        try reader.readObject { reader, key in
+            if key.is("type") { type = try reader.readString() }
+            else if key.is("ref") { ref = try reader.readString() }
+            else if key.is("label") { label = try reader.readOptionalString() }
+            else { try reader.skipValue() }
+        }
+        guard let type else { throw reader.missing("type") }
+        guard let ref, !ref.isEmpty else { throw reader.missing("ref") }
+        return (type, ref, label)
+    }
+
+    /// One `tx` record a line for each tagged txid, its tags joined with ", ".
+    public static func export(_ labels: [(txid: String, tags: [String])]) -> String {
+        labels.map { txid, tags in
+            JSONValue.object(["type": "tx", "ref": .string(txid), "label": .string(tags.joined(separator: ", "))]).compact + "\n"
+        }.joined()
+    }
+}

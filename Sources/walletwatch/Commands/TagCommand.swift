@@ -1,0 +1,264 @@
+import ArgumentParser
+import Foundation
+import WalletWatchCore
+import WalletWatchEngine
+import WalletWatchStore
+
+struct TagCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tag",
+        abstract: "Label transactions with tags; import and export BIP-329 labels.",
+        discussion: """
+            Tags attach to txids, not to ledger rows: refreshes, status changes and the same txid
+            under two assets all keep them. Tag names are unique regardless of case, 1 to 64
+            characters, without commas. A deactivated tag stays on its transactions but cannot
+            be newly assigned.
+            """,
+        subcommands: [Create.self, List.self, Add.self, Remove.self, Rename.self, Activate.self, Deactivate.self,
+                      Delete.self, Export.self, Import.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a tag.",
+            discussion: "Example:\n  walletwatch tag create groceries --color '#2E86DE' --emoji 🛒")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The tag's name.") var name: String
+        @Option(help: "#RRGGBB.") var color: String?
+        @Option(help: "One emoji.") var emoji: String?
+
+        func run() async throws {
+            let tag = try CommandContext.load(global).engine.createTag(name: name, color: color, emoji: emoji)
+            Output.line("created tag \(TagOutput.label(tag))")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List tags with how many transactions carry them.",
+            discussion: """
+                `waiting` counts labels imported for transactions not ingested yet.
+
+                Example:
+                  walletwatch tag list --json
+                """)
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: JSONOption
+
+        func run() async throws {
+            let summaries = try CommandContext.load(global).database.tagSummaries()
+            if output.json {
+                Output.json(.array(summaries.map { summary in
+                    .object([
+                        "name": .string(summary.tag.name), "color": .string(summary.tag.colorHex),
+                        "emoji": .string(summary.tag.emoji), "active": .bool(summary.tag.isActive),
+                        "transactions": .int(Int64(summary.transactions)), "waiting": .int(Int64(summary.waiting)),
+                    ])
+                }))
+                return
+            }
+            guard !summaries.isEmpty else {
+                Output.line("no tags yet: walletwatch tag add TXID groceries")
+                return
+            }
+            var table = TextTable([.init("TAG"), .init("COLOR"), .init("TRANSACTIONS", .right), .init("WAITING", .right), .init("ACTIVE")])
+            for summary in summaries {
+                table.add([TagOutput.label(summary.tag), summary.tag.colorHex ?? "-", "\(summary.transactions)",
+                           "\(summary.waiting)", summary.tag.isActive ? "yes" : "no"])
+            }
+            Output.line(table.render())
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Tag a transaction (tags that do not exist yet are created).",
+            discussion: """
+                An unknown txid is refused (exit 65).
+
+                Examples:
+                  walletwatch tag add ark:ark:42 groceries
+                  walletwatch tag add 3f9a...c1 salary "house deposit"
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The transaction's txid.") var txid: String
+        @Argument(help: "One or more tag names.") var tags: [String] = []
+
+        func validate() throws {
+            guard !tags.isEmpty else { throw ValidationError("give at least one tag name") }
+        }
+
+        func run() async throws {
+            let created = try CommandContext.load(global).engine.tag(txid: txid, with: tags)
+            for name in created { Output.line("created tag \(name)") }
+            Output.line("tagged \(txid): \(tags.joined(separator: ", "))")
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove tags from a transaction.",
+            discussion: "Example:\n  walletwatch tag remove ark:ark:42 groceries")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The transaction's txid.") var txid: String
+        @Argument(help: "One or more tag names.") var tags: [String] = []
+
+        func validate() throws {
+            guard !tags.isEmpty else { throw ValidationError("give at least one tag name") }
+        }
+
+        func run() async throws {
+            let absent = try CommandContext.load(global).database.untagTransaction(txid: txid, tags: tags)
+            for name in absent { Output.warning("\(txid) did not carry tag '\(name)'") }
+            Output.line("untagged \(txid)")
+        }
+    }
+
+    struct Rename: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rename a tag; its transactions keep it.",
+            discussion: "Example:\n  walletwatch tag rename food groceries")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The current name.") var old: String
+        @Argument(help: "The new name.") var new: String
+
+        func run() async throws {
+            let tag = try CommandContext.load(global).engine.renameTag(old, to: new)
+            Output.line("renamed tag '\(old)' to \(TagOutput.label(tag))")
+        }
+    }
+
+    struct Activate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Allow a deactivated tag to be assigned again.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The tag's name.") var name: String
+
+        func run() async throws {
+            let tag = try CommandContext.load(global).database.setTag(name, active: true)
+            Output.line("tag \(TagOutput.label(tag)) is active")
+        }
+    }
+
+    struct Deactivate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Keep a tag on its transactions but stop it being assigned.",
+            discussion: "Example:\n  walletwatch tag deactivate 2025-vacation")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The tag's name.") var name: String
+
+        func run() async throws {
+            let tag = try CommandContext.load(global).database.setTag(name, active: false)
+            Output.line("tag \(TagOutput.label(tag)) is deactivated; it stays on its transactions")
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a tag and its assignments (the transactions stay).",
+            discussion: "Example:\n  walletwatch tag delete old-label")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The tag's name.") var name: String
+
+        func run() async throws {
+            let (tag, count) = try CommandContext.load(global).database.deleteTag(name)
+            Output.line("deleted tag '\(tag.name)' from \(count) transaction(s)")
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Export tags as BIP-329 labels (JSON lines).",
+            discussion: """
+                One line per tagged txid: {"type":"tx","ref":TXID,"label":"tag1, tag2"}. Wallets
+                that speak BIP-329 (Sparrow, Bitcoin Keeper, Trezor Suite, Cove, Liana) import the
+                on-chain ones; Ark txids are exported too and simply unknown to them. Without FILE
+                the labels go to stdout; a FILE is created readable by you only.
+
+                Examples:
+                  walletwatch tag export --format bip329 labels.jsonl
+                  walletwatch tag export > labels.jsonl
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "Only bip329.") var format = "bip329"
+        @Argument(help: "Where to write (default: stdout).") var file: String?
+
+        func validate() throws {
+            guard format == "bip329" else { throw ValidationError("--format '\(format)' is not supported; use bip329") }
+        }
+
+        func run() async throws {
+            let labels = try CommandContext.load(global).database.labels()
+            let text = BIP329.export(labels)
+            guard let file else {
+                FileHandle.standardOutput.write(Data(text.utf8))
+                return
+            }
+            try PrivateFile.write(text, to: file)
+            Output.standardError("exported \(labels.count) labelled transaction(s) to \(file)")
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import BIP-329 labels as tags.",
+            discussion: """
+                `tx` records become tags (labels split on commas); missing tags are created; labels
+                for txids not ingested yet are kept and apply when those transactions arrive.
+                Records of other types are skipped and counted. A file with malformed lines imports
+                nothing (exit 65, naming the lines) unless --skip-invalid is given.
+
+                Examples:
+                  walletwatch tag import sparrow-labels.jsonl
+                  walletwatch tag import labels.jsonl --skip-invalid --json
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The BIP-329 file.") var file: String
+        @Flag(help: "Import the valid lines of a file that has malformed ones.") var skipInvalid = false
+        @OptionGroup var output: JSONOption
+
+        func run() async throws {
+            let context = try CommandContext.load(global)
+            let text: String
+            do {
+                text = try String(contentsOfFile: file, encoding: .utf8)
+            } catch {
+                throw UsageError("cannot read \(file): \(error.localizedDescription)")
+            }
+            let parsed = BIP329.parse(text)
+            let lines = parsed.invalid.prefix(5).map { "line \($0.line): \($0.reason)" }.joined(separator: "; ")
+            if !parsed.invalid.isEmpty && !skipInvalid {
+                throw Refusal("\(parsed.invalid.count) malformed line(s) in \(file), nothing imported (\(lines)\(parsed.invalid.count > 5 ? "; ..." : "")); fix them or pass --skip-invalid")
+            }
+            for invalid in parsed.invalid { Output.warning("skipped line \(invalid.line) of \(file): \(invalid.reason)") }
+            let result = try context.engine.importLabels(parsed)
+            if output.json {
+                Output.json(.object([
+                    "assigned": .int(Int64(result.assigned)), "created_tags": .array(result.createdTags.map(JSONValue.string)),
+                    "waiting": .int(Int64(result.waiting)), "other_types_skipped": .int(Int64(parsed.otherTypes)),
+                    "invalid_lines": .array(parsed.invalid.map { .int(Int64($0.line)) }),
+                    "inactive_tags_skipped": .int(Int64(result.inactiveSkipped)),
+                ]))
+                return
+            }
+            Output.line("imported \(result.assigned) label(s) on \(parsed.labels.count) txid(s); created \(result.createdTags.count) tag(s); \(result.waiting) wait for transactions not ingested yet")
+            if parsed.otherTypes > 0 { Output.line("skipped \(parsed.otherTypes) record(s) of other types (addr, input, output, ...)") }
+            if result.inactiveSkipped > 0 { Output.line("skipped \(result.inactiveSkipped) label(s) naming deactivated tags") }
+        }
+    }
+}
+
+/// How a tag is written in messages: its emoji, then its name.
+enum TagOutput {
+    static func label(_ tag: Tag) -> String { (tag.emoji.map { "\($0) " } ?? "") + tag.name }
+}
+
+/// Files walletwatch writes with the user's private data: created with mode 0600.
+enum PrivateFile {
+    static func write(_ text: String, to path: String) throws {
+        let descriptor = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw UsageError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        handle.write(Data(text.utf8))
+    }
+}
