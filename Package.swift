@@ -1,51 +1,62 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 // Targets and their import rules follow ARCHITECTURE.md: data flows
 // sources -> ingest -> store -> calculator -> views, and no target imports one above it.
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+
 let package = Package(
     name: "walletwatch",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "walletwatch", targets: ["walletwatch"]),
+        .executable(name: "walletwatch-sim", targets: ["walletwatch-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
-        .target(name: "WalletWatchCore"),
-        .target(
-            name: "WalletWatchStore",
-            dependencies: ["WalletWatchCore", .product(name: "GRDB", package: "GRDB.swift")]
+        // libcurl through a module map and a shim header (curl_easy_setopt is variadic).
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .target(name: "WalletWatchCore"),
+        .target(name: "WalletWatchStore", dependencies: ["WalletWatchCore", grdb]),
+        .target(name: "WalletWatchNet", dependencies: ["CCurl", logging]),
+        .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchNet"]),
         .target(
             name: "WalletWatchEngine",
-            dependencies: [
-                "WalletWatchCore", "WalletWatchStore",
-                .product(name: "Logging", package: "swift-log"),
-                "TOMLKit",
-            ]
+            dependencies: ["WalletWatchCore", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", logging, "TOMLKit"]
         ),
+        .target(name: "WalletWatchSim", dependencies: ["WalletWatchCore", hummingbird]),
         .executableTarget(
             name: "walletwatch",
-            dependencies: [
-                "WalletWatchCore", "WalletWatchStore", "WalletWatchEngine",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            dependencies: ["WalletWatchCore", "WalletWatchStore", "WalletWatchNet", "WalletWatchSources", "WalletWatchEngine", argumentParser, logging]
         ),
-        // Helpers shared by the test targets: temporary folders, running the built binary.
+        .executableTarget(name: "walletwatch-sim", dependencies: ["WalletWatchSim", argumentParser, hummingbird]),
+
+        // Helpers shared by the test targets: temporary folders, running the built binaries.
         .target(name: "TestSupport", dependencies: ["WalletWatchCore"], path: "Tests/TestSupport"),
         .testTarget(name: "WalletWatchCoreTests", dependencies: ["WalletWatchCore"]),
+        .testTarget(name: "WalletWatchStoreTests", dependencies: ["WalletWatchStore", "TestSupport", grdb]),
+        .testTarget(name: "WalletWatchNetTests", dependencies: ["WalletWatchNet", "TestSupport", hummingbird, logging]),
+        .testTarget(name: "WalletWatchSourcesTests", dependencies: ["WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport"]),
+        .testTarget(name: "WalletWatchSimTests", dependencies: ["WalletWatchSim", "WalletWatchNet", "TestSupport"]),
         .testTarget(
-            name: "WalletWatchStoreTests",
-            dependencies: ["WalletWatchStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            name: "WalletWatchEngineTests",
+            dependencies: ["WalletWatchEngine", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport", grdb]
         ),
-        .testTarget(name: "WalletWatchEngineTests", dependencies: ["WalletWatchEngine", "WalletWatchStore", "TestSupport"]),
-        // End-to-end: runs the built `walletwatch` binary the way a user would.
-        .testTarget(name: "WalletWatchCLITests", dependencies: ["walletwatch", "WalletWatchCore", "TestSupport"]),
+        // End-to-end: runs the built `walletwatch` binary against the simulator, as a user would.
+        .testTarget(name: "WalletWatchCLITests", dependencies: ["walletwatch", "walletwatch-sim", "WalletWatchCore", "WalletWatchSim", "TestSupport"]),
     ]
 )

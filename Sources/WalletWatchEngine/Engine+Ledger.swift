@@ -24,6 +24,13 @@ extension Engine {
 
     /// Deletes a manual transaction.
     public func deleteTransaction(txid: String) throws -> TransactionListing {
-        try database.deleteManualTransaction(txid: txid)
+        try database.deleteManualTransaction(txid: txid, now: clock.now)
+    }
+}
+
+extension Engine {
+    /// Sets an asset's targets for goals (`allocate ASSET GOAL=AMOUNT...`).
+    public func allocate(asset: String, assignments: [(goal: String, amount: String)]) throws -> AssetOverview {
+        try database.allocate(assetName: asset, assignments: assignments, now: clock.now)
     }
 }

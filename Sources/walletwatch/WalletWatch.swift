@@ -20,9 +20,13 @@ struct WalletWatch: AsyncParsableCommand {
         version: WalletWatchVersion.current,
         subcommands: [
             InitCommand.self,
+            IngestCommand.self,
+            BalanceCommand.self,
             AssetCommand.self,
             TxCommand.self,
             GoalCommand.self,
+            AllocateCommand.self,
+            TagCommand.self,
         ]
     )
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchNet
 import WalletWatchStore
 
 /// What a command runs with: the configuration, the open database and the clock, gathered into
@@ -19,7 +20,17 @@ struct CommandContext {
         let config = try loadConfig(options)
         let database = try AppDatabase.open(path: config.database)
         let clock = try WallClock.fromEnvironment()
-        return CommandContext(engine: Engine(database: database, config: config, clock: clock, logger: Logger(label: label)))
+        let logger = Logger(label: label)
+        let http = CurlHTTPClient(configuration: httpConfiguration(config.http), logger: logger)
+        return CommandContext(engine: Engine(database: database, config: config, clock: clock, http: http, logger: logger))
+    }
+
+    /// The limits of `[http]`, and walletwatch's User-Agent.
+    static func httpConfiguration(_ http: HTTPConfig) -> HTTPClientConfiguration {
+        HTTPClientConfiguration(
+            connectTimeout: .seconds(min(10, http.timeoutSeconds)), timeout: .seconds(http.timeoutSeconds),
+            maxResponseBytes: http.maxResponseBytes, retries: http.retries,
+            userAgent: "walletwatch/\(WalletWatchVersion.current)")
     }
 
     static func loadConfig(_ options: GlobalOptions) throws -> AppConfig {

@@ -1,0 +1,71 @@
+import Foundation
+
+/// A transport failure. Its description is one line naming the request's URL (without
+/// credentials or secret query values) and what happened.
+public struct NetError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The URL could not be parsed.
+        case invalidURL
+        /// A scheme other than http or https, also as a redirect target.
+        case protocolNotAllowed
+        /// No connection: refused, unreachable, DNS failure, reset, or the connect timeout.
+        case connectionFailed
+        /// The whole-request timeout passed.
+        case timedOut
+        /// The body was larger than the maximum response size.
+        case tooLarge
+        /// TLS failed: certificate verification or handshake.
+        case tls
+        /// The connection closed before the whole body arrived.
+        case truncated
+        /// The task was cancelled.
+        case cancelled
+        /// Anything else libcurl reports.
+        case transport
+    }
+
+    public let kind: Kind
+    public let method: String
+    /// The URL with user info and secret query values removed.
+    public let url: String
+    /// What happened, in a few words ("timed out after 20 s").
+    public let detail: String
+
+    public init(kind: Kind, method: String, url: String, detail: String) {
+        self.kind = kind
+        self.method = method
+        self.url = URLRedaction.redact(url)
+        self.detail = detail
+    }
+
+    public var description: String { "\(method) \(url): \(detail)" }
+
+    /// Whether a retry might help.
+    public var isRetryable: Bool { kind == .connectionFailed || kind == .truncated }
+}
+
+/// Removes what must not be printed from a URL: user info, and the values of query parameters
+/// whose names suggest a secret (token, key, secret, auth, password, signature).
+public enum URLRedaction {
+    public static func redact(_ url: String) -> String {
+        var text = url
+        if let schemeEnd = text.range(of: "://") {
+            let authorityStart = schemeEnd.upperBound
+            let authorityEnd = text[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
+            if let at = text[authorityStart..<authorityEnd].lastIndex(of: "@") {
+                text.removeSubrange(authorityStart...at)
+            }
+        }
+        guard let questionMark = text.firstIndex(of: "?") else { return text }
+        let fragmentStart = text[questionMark...].firstIndex(of: "#") ?? text.endIndex
+        let query = text[text.index(after: questionMark)..<fragmentStart]
+        let secretWords = ["token", "key", "secret", "auth", "password", "signature"]
+        let redacted = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = parts[0].lowercased()
+            guard parts.count == 2, secretWords.contains(where: { name.contains($0) }) else { return String(pair) }
+            return "\(parts[0])=<redacted>"
+        }.joined(separator: "&")
+        return String(text[...questionMark]) + redacted + String(text[fragmentStart...])
+    }
+}

@@ -1,0 +1,287 @@
+import WalletWatchCore
+
+/// Strict decoders for the barkd 0.6 schemas walletwatch reads. Required fields must be
+/// present with the documented types; amounts documented with `minimum: 0` must not be
+/// negative; unknown fields are ignored (newer barkd versions may add some).
+enum BarkdDecoding {
+    static func balance(_ reader: inout JSONReader) throws -> ArkBalance {
+        var spendable, lightningSend, lightningReceive, inRound, board: Int64?
+        var exit: Int64??
+        try reader.readObject { reader, key in
+            if key.is("spendable_sat") { spendable = try reader.readNonNegativeInt64() }
+            else if key.is("pending_lightning_send_sat") { lightningSend = try reader.readNonNegativeInt64() }
+            else if key.is("claimable_lightning_receive_sat") { lightningReceive = try reader.readNonNegativeInt64() }
+            else if key.is("pending_in_round_sat") { inRound = try reader.readNonNegativeInt64() }
+            else if key.is("pending_board_sat") { board = try reader.readNonNegativeInt64() }
+            else if key.is("pending_exit_sat") { exit = .some(try reader.readOptionalInt64(nonNegative: true)) }
+            else { try reader.skipValue() }
+        }
+        guard let spendable else { throw reader.missing("spendable_sat") }
+        guard let lightningSend else { throw reader.missing("pending_lightning_send_sat") }
+        guard let lightningReceive else { throw reader.missing("claimable_lightning_receive_sat") }
+        guard let inRound else { throw reader.missing("pending_in_round_sat") }
+        guard let board else { throw reader.missing("pending_board_sat") }
+        return ArkBalance(spendable: spendable, pendingLightningSend: lightningSend, claimableLightningReceive: lightningReceive,
+                          pendingInRound: inRound, pendingExit: exit ?? nil, pendingBoard: board)
+    }
+
+    static func onchainBalance(_ reader: inout JSONReader) throws -> OnchainBalance {
+        var total, trustedSpendable, immature, trustedPending, untrustedPending, confirmed: Int64?
+        try reader.readObject { reader, key in
+            if key.is("total_sat") { total = try reader.readNonNegativeInt64() }
+            else if key.is("trusted_spendable_sat") { trustedSpendable = try reader.readNonNegativeInt64() }
+            else if key.is("immature_sat") { immature = try reader.readNonNegativeInt64() }
+            else if key.is("trusted_pending_sat") { trustedPending = try reader.readNonNegativeInt64() }
+            else if key.is("untrusted_pending_sat") { untrustedPending = try reader.readNonNegativeInt64() }
+            else if key.is("confirmed_sat") { confirmed = try reader.readNonNegativeInt64() }
+            else { try reader.skipValue() }
+        }
+        guard let total else { throw reader.missing("total_sat") }
+        guard let trustedSpendable else { throw reader.missing("trusted_spendable_sat") }
+        guard let immature else { throw reader.missing("immature_sat") }
+        guard let trustedPending else { throw reader.missing("trusted_pending_sat") }
+        guard let untrustedPending else { throw reader.missing("untrusted_pending_sat") }
+        guard let confirmed else { throw reader.missing("confirmed_sat") }
+        return OnchainBalance(total: total, trustedSpendable: trustedSpendable, immature: immature,
+                              trustedPending: trustedPending, untrustedPending: untrustedPending, confirmed: confirmed)
+    }
+
+    static func movement(_ reader: inout JSONReader) throws -> MovementData {
+        var id, intended, effective, fee: Int64?
+        var status: MovementData.Status?
+        var subsystem: (name: String, kind: String)?
+        var sentTo, receivedOn: [String]?
+        var inputs = false, outputs = false, exited = false
+        var time: (created: Instant, updated: Instant, completed: Instant?)?
+        try reader.readObject { reader, key in
+            if key.is("id") {
+                let value = try reader.readNonNegativeInt64()
+                guard value <= Int64(Int32.max) else { throw reader.error("is larger than a 32-bit movement id") }
+                id = value
+            } else if key.is("status") {
+                let text = try reader.readString()
+                guard let parsed = MovementData.Status(rawValue: text) else {
+                    throw reader.error("'\(text.prefix(40))' is not a movement status (pending, successful, failed, canceled)")
+                }
+                status = parsed
+            } else if key.is("subsystem") {
+                subsystem = try self.subsystem(&reader)
+            } else if key.is("intended_balance_sat") {
+                intended = try reader.readInt64()
+            } else if key.is("effective_balance_sat") {
+                effective = try reader.readInt64()
+            } else if key.is("offchain_fee_sat") {
+                fee = try reader.readNonNegativeInt64()
+            } else if key.is("sent_to") {
+                sentTo = try destinations(&reader)
+            } else if key.is("received_on") {
+                receivedOn = try destinations(&reader)
+            } else if key.is("input_vtxos") {
+                _ = try reader.readStrings(); inputs = true
+            } else if key.is("output_vtxos") {
+                _ = try reader.readStrings(); outputs = true
+            } else if key.is("exited_vtxos") {
+                _ = try reader.readStrings(); exited = true
+            } else if key.is("time") {
+                time = try timestamps(&reader)
+            } else {
+                try reader.skipValue()
+            }
+        }
+        guard let id else { throw reader.missing("id") }
+        guard let status else { throw reader.missing("status") }
+        guard let subsystem else { throw reader.missing("subsystem") }
+        guard intended != nil else { throw reader.missing("intended_balance_sat") }
+        guard let effective else { throw reader.missing("effective_balance_sat") }
+        guard let fee else { throw reader.missing("offchain_fee_sat") }
+        guard let sentTo else { throw reader.missing("sent_to") }
+        guard let receivedOn else { throw reader.missing("received_on") }
+        guard inputs else { throw reader.missing("input_vtxos") }
+        guard outputs else { throw reader.missing("output_vtxos") }
+        guard exited else { throw reader.missing("exited_vtxos") }
+        guard let time else { throw reader.missing("time") }
+        return MovementData(id: id, status: status, subsystem: subsystem.name, kind: subsystem.kind, effectiveBalance: effective,
+                            offchainFee: fee, sentTo: sentTo, receivedOn: receivedOn, createdAt: time.created,
+                            updatedAt: time.updated, completedAt: time.completed)
+    }
+
+    private static func subsystem(_ reader: inout JSONReader) throws -> (name: String, kind: String) {
+        var name, kind: String?
+        try reader.readObject { reader, key in
+            if key.is("name") { name = try reader.readString() }
+            else if key.is("kind") { kind = try reader.readString() }
+            else { try reader.skipValue() }
+        }
+        guard let name else { throw reader.missing("name") }
+        guard let kind else { throw reader.missing("kind") }
+        return (name, kind)
+    }
+
+    private static func destinations(_ reader: inout JSONReader) throws -> [String] {
+        var values: [String] = []
+        try reader.readArray { reader, _ in
+            var value: String?
+            var amount: Int64?
+            try reader.readObject { reader, key in
+                if key.is("destination") {
+                    var type: String?
+                    try reader.readObject { reader, key in
+                        if key.is("value") { value = try reader.readString() }
+                        else if key.is("type") { type = try reader.readString() }
+                        else { try reader.skipValue() }
+                    }
+                    guard type != nil else { throw reader.missing("type") }
+                    guard value != nil else { throw reader.missing("value") }
+                } else if key.is("amount_sat") {
+                    amount = try reader.readNonNegativeInt64()
+                } else {
+                    try reader.skipValue()
+                }
+            }
+            guard let value else { throw reader.missing("destination") }
+            guard amount != nil else { throw reader.missing("amount_sat") }
+            values.append(value)
+        }
+        return values
+    }
+
+    private static func timestamps(_ reader: inout JSONReader) throws -> (created: Instant, updated: Instant, completed: Instant?) {
+        var created, updated, completed: Instant?
+        try reader.readObject { reader, key in
+            if key.is("created_at") { created = try reader.readInstant() }
+            else if key.is("updated_at") { updated = try reader.readInstant() }
+            else if key.is("completed_at") { completed = try reader.readOptionalInstant() }
+            else { try reader.skipValue() }
+        }
+        guard let created else { throw reader.missing("created_at") }
+        guard let updated else { throw reader.missing("updated_at") }
+        return (created, updated, completed)
+    }
+
+    static func walletTransaction(_ reader: inout JSONReader) throws -> WalletTransaction {
+        var txid: String?
+        var change: Int64?
+        var height: Int64?
+        var fee: Int64?
+        var hasTx = false, hasCPFP = false
+        try reader.readObject { reader, key in
+            if key.is("txid") { txid = try reader.readString() }
+            else if key.is("balance_change_sat") { change = try reader.readInt64() }
+            else if key.is("tx") { _ = try reader.readString(); hasTx = true }
+            else if key.is("is_cpfp") { _ = try reader.readBool(); hasCPFP = true }
+            else if key.is("onchain_fee_sat") { fee = try reader.readOptionalInt64(nonNegative: true) }
+            else if key.is("confirmation") {
+                if reader.readNull() { return }
+                var blockHeight: Int64?
+                var hash: String?
+                try reader.readObject { reader, key in
+                    if key.is("height") { blockHeight = try reader.readNonNegativeInt64() }
+                    else if key.is("hash") { hash = try reader.readString() }
+                    else { try reader.skipValue() }
+                }
+                guard blockHeight != nil else { throw reader.missing("height") }
+                guard hash != nil else { throw reader.missing("hash") }
+                height = blockHeight
+            } else { try reader.skipValue() }
+        }
+        guard let txid, !txid.isEmpty else { throw reader.missing("txid") }
+        guard let change else { throw reader.missing("balance_change_sat") }
+        guard hasTx else { throw reader.missing("tx") }
+        guard hasCPFP else { throw reader.missing("is_cpfp") }
+        return WalletTransaction(txid: txid, balanceChange: change, confirmationHeight: height, fee: fee)
+    }
+
+    static func vtxo(_ reader: inout JSONReader) throws -> VTXO {
+        var id: String?
+        var amount, expiry: Int64?
+        var state: String?
+        try reader.readObject { reader, key in
+            if key.is("id") { id = try reader.readString() }
+            else if key.is("amount_sat") { amount = try reader.readNonNegativeInt64() }
+            else if key.is("expiry_height") { expiry = try reader.readNonNegativeInt64() }
+            else if key.is("state") {
+                try reader.readObject { reader, key in
+                    if key.is("type") { state = try reader.readString() } else { try reader.skipValue() }
+                }
+                guard state != nil else { throw reader.missing("type") }
+            } else { try reader.skipValue() }
+        }
+        guard let id else { throw reader.missing("id") }
+        guard let amount else { throw reader.missing("amount_sat") }
+        guard let expiry else { throw reader.missing("expiry_height") }
+        guard let state else { throw reader.missing("state") }
+        return VTXO(id: id, amount: amount, expiryHeight: expiry, state: state)
+    }
+
+    static func utxo(_ reader: inout JSONReader) throws -> UTXO {
+        var outpoint: String?
+        var amount: Int64?
+        var height: Int64?
+        try reader.readObject { reader, key in
+            if key.is("outpoint") { outpoint = try reader.readString() }
+            else if key.is("amount_sat") { amount = try reader.readNonNegativeInt64() }
+            else if key.is("confirmation_height") { height = try reader.readOptionalInt64(nonNegative: true) }
+            else { try reader.skipValue() }
+        }
+        guard let outpoint else { throw reader.missing("outpoint") }
+        guard let amount else { throw reader.missing("amount_sat") }
+        return UTXO(outpoint: outpoint, amount: amount, confirmationHeight: height)
+    }
+
+    static func arkInfo(_ reader: inout JSONReader) throws -> ArkServerInfo {
+        var network, pubkey, interval: String?
+        var expiry: Int64?
+        try reader.readObject { reader, key in
+            if key.is("network") { network = try reader.readString() }
+            else if key.is("server_pubkey") { pubkey = try reader.readString() }
+            else if key.is("round_interval") { interval = try reader.readString() }
+            else if key.is("vtxo_expiry_delta") { expiry = try reader.readNonNegativeInt64() }
+            else { try reader.skipValue() }
+        }
+        guard let network else { throw reader.missing("network") }
+        guard let pubkey else { throw reader.missing("server_pubkey") }
+        guard let interval else { throw reader.missing("round_interval") }
+        guard let expiry else { throw reader.missing("vtxo_expiry_delta") }
+        return ArkServerInfo(network: network, serverPubkey: pubkey, roundInterval: interval, vtxoExpiryDelta: expiry)
+    }
+
+    static func tip(_ reader: inout JSONReader) throws -> Int64 {
+        var height: Int64?
+        try reader.readObject { reader, key in
+            if key.is("tip_height") { height = try reader.readNonNegativeInt64() } else { try reader.skipValue() }
+        }
+        guard let height else { throw reader.missing("tip_height") }
+        return height
+    }
+
+    static func notifications(_ reader: inout JSONReader) throws -> NotificationBatch {
+        var notifications: [WalletNotification]?
+        var lastPushed: Instant?
+        try reader.readObject { reader, key in
+            if key.is("last_pushed_at") { lastPushed = try reader.readOptionalInstant() }
+            else if key.is("notifications") {
+                var list: [WalletNotification] = []
+                try reader.readArray { reader, _ in
+                    var kind: WalletNotification.Kind?
+                    var movementID: Int64?
+                    try reader.readObject { reader, key in
+                        if key.is("type") {
+                            let text = try reader.readString()
+                            guard let parsed = WalletNotification.Kind(rawValue: text) else {
+                                throw reader.error("'\(text.prefix(40))' is not a notification type")
+                            }
+                            kind = parsed
+                        } else if key.is("movement") {
+                            movementID = try movement(&reader).id
+                        } else { try reader.skipValue() }
+                    }
+                    guard let kind else { throw reader.missing("type") }
+                    list.append(WalletNotification(kind: kind, movementID: movementID))
+                }
+                notifications = list
+            } else { try reader.skipValue() }
+        }
+        guard let notifications else { throw reader.missing("notifications") }
+        return NotificationBatch(notifications: notifications, lastPushedAt: lastPushed)
+    }
+}

@@ -1,0 +1,49 @@
+import WalletWatchCore
+
+/// The rules of SPEC.md section 4 that turn barkd data into transactions.
+public enum MovementMapping {
+    /// The transaction type of a movement's subsystem; nil for a subsystem walletwatch does not know.
+    public static func type(ofSubsystem name: String) -> TransactionType? {
+        switch name {
+        case "bark.arkoor", "bark.round": .ark
+        case "bark.lightning_send", "bark.lightning_receive": .lightning
+        case "bark.board": .board
+        case "bark.offboard": .offboard
+        case "bark.exit": .exit
+        default: nil
+        }
+    }
+
+    /// The stable txid of a movement: `ark:<source>:<movement id>`.
+    public static func txid(source: String, movementID: Int64) -> String { "ark:\(source):\(movementID)" }
+
+    /// A movement as a transaction of the source's Ark asset. An unknown subsystem maps to
+    /// `ark` and is reported in `unknownSubsystem` so the caller can warn, never fail.
+    public static func transaction(_ movement: MovementData, source: String) -> (ObservedTransaction, unknownSubsystem: String?) {
+        let known = type(ofSubsystem: movement.subsystem)
+        let status: TransactionStatus = switch movement.status {
+        case .pending: .pending
+        case .successful: .confirmed
+        case .failed, .canceled: .failed
+        }
+        let counterparty = movement.effectiveBalance < 0 ? movement.sentTo.first : movement.receivedOn.first
+        let transaction = ObservedTransaction(
+            txid: txid(source: source, movementID: movement.id), amount: movement.effectiveBalance,
+            type: known ?? .ark, status: status, date: movement.completedAt ?? movement.createdAt,
+            fee: movement.offchainFee, counterparty: counterparty)
+        return (transaction, known == nil ? movement.subsystem : nil)
+    }
+
+    /// An on-chain wallet transaction of barkd: confirmed once it has a block. barkd gives no
+    /// time, so a mined transaction seen for the first time is dated from its depth (ten
+    /// minutes a block before `now`); one still in the mempool is dated when first seen.
+    public static func transaction(_ wallet: WalletTransaction, tipHeight: Int64?, now: Instant) -> ObservedTransaction {
+        var date: Instant? = nil
+        if let height = wallet.confirmationHeight, let tipHeight, tipHeight >= height {
+            date = now.adding(seconds: -(tipHeight - height) * 600)
+        }
+        return ObservedTransaction(
+            txid: wallet.txid, amount: wallet.balanceChange, type: .onchain,
+            status: wallet.confirmationHeight == nil ? .pending : .confirmed, date: date, fee: wallet.fee)
+    }
+}

@@ -1,0 +1,101 @@
+import WalletWatchCore
+import WalletWatchNet
+
+/// Reads addresses from any Esplora explorer (Blockstream, mempool.space, your own).
+public struct EsploraClient: Sendable {
+    /// Confirmed transactions come 25 to a page, newest first.
+    public static let pageSize = 25
+
+    let requester: SourceRequester
+
+    public init(source: String, baseURL: String, http: any HTTPClient) {
+        requester = SourceRequester(source: source, baseURL: baseURL, token: nil, http: http)
+    }
+
+    /// `GET /address/:a`.
+    public func summary(of address: String) async throws -> AddressSummary {
+        try await requester.get("/address/\(address)", decode: EsploraDecoding.summary)
+    }
+
+    /// `GET /address/:a/txs` (mempool, then the newest confirmed) or, after `lastSeen`,
+    /// `GET /address/:a/txs/chain/:lastSeen` (the next page of confirmed ones).
+    public func transactions(of address: String, after lastSeen: String?) async throws -> [EsploraTransaction] {
+        let path = lastSeen.map { "/address/\(address)/txs/chain/\($0)" } ?? "/address/\(address)/txs"
+        return try await requester.get(path, decode: EsploraDecoding.transactions)
+    }
+
+    /// `GET /blocks/tip/height` (plain text).
+    public func tipHeight() async throws -> Int64 {
+        let path = "/blocks/tip/height"
+        let body = try await requester.getBody(path)
+        let text = String(decoding: body, as: UTF8.self).trimmingSpaces
+        guard let height = Int64(text), height >= 0 else {
+            throw requester.failure(path, "expected a block height, got '\(text.prefix(40))'")
+        }
+        return height
+    }
+
+    /// Syncs the addresses of one asset.
+    ///
+    /// Paging stops at the first page that reaches a confirmed transaction already stored
+    /// (`knownConfirmed`): passes are stored whole or not at all, so everything older was
+    /// stored by an earlier pass. One new transaction therefore costs two requests an address
+    /// (its summary and its first page). `full` pages through the whole history regardless.
+    public func sync(addresses: [String], knownConfirmed: Set<String>, full: Bool) async throws -> EsploraSync {
+        let addressSet = Set(addresses)
+        var requests = 0
+        var confirmed: Int64 = 0
+        var mempoolDelta: Int64 = 0
+        var seen: Set<String> = []
+        var transactions: [ObservedTransaction] = []
+        for address in addresses {
+            let summary = try await self.summary(of: address)
+            requests += 1
+            confirmed += summary.chain.delta
+            mempoolDelta += summary.mempool.delta
+            var lastSeen: String? = nil
+            while true {
+                let page = try await self.transactions(of: address, after: lastSeen)
+                requests += 1
+                var confirmedInPage = 0
+                var reachedKnown = false
+                for transaction in page {
+                    if transaction.confirmed {
+                        confirmedInPage += 1
+                        lastSeen = transaction.txid
+                        if knownConfirmed.contains(transaction.txid) { reachedKnown = true }
+                    }
+                    if seen.insert(transaction.txid).inserted {
+                        transactions.append(transaction.observed(for: addressSet))
+                    }
+                }
+                if confirmedInPage < Self.pageSize || (reachedKnown && !full) { break }
+            }
+        }
+        guard confirmed >= 0 else {
+            throw requester.failure("/address", "the addresses' chain stats add up to a negative balance (\(confirmed) sat)")
+        }
+        var tip: Int64? = nil
+        if full {
+            tip = try await tipHeight()
+            requests += 1
+        }
+        let balance = OnchainBalance(
+            total: confirmed + mempoolDelta, trustedSpendable: confirmed, immature: 0, trustedPending: 0,
+            untrustedPending: mempoolDelta, confirmed: confirmed)
+        return EsploraSync(balance: balance, transactions: transactions, requests: requests, tipHeight: tip)
+    }
+
+    /// Only the balance of the addresses (one request an address), for the balance cache.
+    public func balance(addresses: [String]) async throws -> OnchainBalance {
+        var confirmed: Int64 = 0
+        var mempoolDelta: Int64 = 0
+        for address in addresses {
+            let summary = try await self.summary(of: address)
+            confirmed += summary.chain.delta
+            mempoolDelta += summary.mempool.delta
+        }
+        return OnchainBalance(total: confirmed + mempoolDelta, trustedSpendable: confirmed, immature: 0,
+                              trustedPending: 0, untrustedPending: mempoolDelta, confirmed: confirmed)
+    }
+}

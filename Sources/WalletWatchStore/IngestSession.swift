@@ -1,0 +1,232 @@
+import GRDB
+import WalletWatchCore
+
+/// What one source's pass changed.
+public struct IngestCounts: Hashable, Sendable {
+    /// Transactions seen for the first time.
+    public var new = 0
+    /// Known transactions whose status, amount, date or fee changed (updated in place).
+    public var updated = 0
+    /// Unconfirmed transactions the source no longer reports, marked failed.
+    public var dropped = 0
+    /// Transactions Rule 1 allocated to a goal.
+    public var autoAllocated = 0
+
+    public init(new: Int = 0, updated: Int = 0, dropped: Int = 0, autoAllocated: Int = 0) {
+        self.new = new
+        self.updated = updated
+        self.dropped = dropped
+        self.autoAllocated = autoAllocated
+    }
+}
+
+/// A transaction that became confirmed in the current pass (the input of Rule 1).
+struct NewlyConfirmed: Sendable {
+    let assetID: Int64
+    let txid: String
+    let amount: Int64
+    let date: Instant
+}
+
+/// The writes of one source's pass, available only inside ``AppDatabase/ingest(source:startedAt:now:_:)``,
+/// where they all happen in one database transaction.
+public struct IngestSession {
+    let db: Database
+    let source: String
+    let now: Instant
+    var counts = IngestCounts()
+    var newlyConfirmed: [NewlyConfirmed] = []
+
+    /// The id of the source's asset of `kind`, created (currency BTC) on first sight, renamed
+    /// when the config gives it a new name.
+    public mutating func asset(kind: AssetKind, name: String) throws -> Int64 {
+        if var existing = try Asset.filter(Column("source") == source && Column("kind") == kind).fetchOne(db) {
+            if existing.name != name {
+                if Name.key(existing.name) != Name.key(name) {
+                    try AppDatabase.ensureNameIsFree(db, table: Asset.databaseTableName, name: name, what: "asset")
+                }
+                existing.name = name
+                try existing.update(db)
+            }
+            return existing.id!
+        }
+        do {
+            try AppDatabase.ensureNameIsFree(db, table: Asset.databaseTableName, name: name, what: "asset")
+        } catch {
+            throw Refusal("the asset name '\(name)' of source '\(source)' is already used by another asset; give the source another asset name in the config")
+        }
+        var asset = Asset(name: name, currency: .btc, kind: kind, source: source, createdAt: now)
+        try asset.insert(db)
+        return asset.id!
+    }
+
+    /// Stores the source's Ark balance as of now.
+    public func save(_ balance: ArkBalance) throws {
+        try ArkBalanceRow(source: source, balance: balance, lastUpdated: now).upsert(db)
+    }
+
+    /// Stores the source's on-chain balance as of now.
+    public func save(_ balance: OnchainBalance) throws {
+        try OnchainBalanceRow(source: source, balance: balance, lastUpdated: now).upsert(db)
+    }
+
+    /// Stores the chain tip the source reported.
+    public func saveTip(_ height: Int64) throws {
+        try db.execute(sql: """
+            INSERT INTO chain_tips (source, height, fetched_at) VALUES (?, ?, ?)
+            ON CONFLICT(source) DO UPDATE SET height = excluded.height, fetched_at = excluded.fetched_at
+            """, arguments: [source, height, now])
+    }
+
+    /// Stores what the wallet says about its Ark server.
+    public func save(_ info: ArkServerInfo) throws {
+        try db.execute(sql: """
+            INSERT INTO ark_info (source, network, server_pubkey, round_interval, vtxo_expiry_delta, fetched_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT(source) DO UPDATE SET network = excluded.network, server_pubkey = excluded.server_pubkey,
+                round_interval = excluded.round_interval, vtxo_expiry_delta = excluded.vtxo_expiry_delta,
+                fetched_at = excluded.fetched_at
+            """, arguments: [source, info.network, info.serverPubkey, info.roundInterval, info.vtxoExpiryDelta, now])
+    }
+
+    /// Makes the stored VTXOs of the source exactly `vtxos`, writing only the differences.
+    public func replace(_ vtxos: [VTXO]) throws {
+        let stored = try Dictionary(uniqueKeysWithValues: VTXORow.filter(Column("source") == source).fetchAll(db).map { ($0.vtxo.id, $0.vtxo) })
+        let reported = Set(vtxos.map(\.id))
+        for id in stored.keys where !reported.contains(id) {
+            try VTXORow.deleteOne(db, key: ["source": source, "id": id])
+        }
+        for vtxo in vtxos where stored[vtxo.id] != vtxo {
+            try VTXORow(source: source, vtxo: vtxo, lastUpdated: now).upsert(db)
+        }
+    }
+
+    /// Makes the stored UTXOs of the source exactly `utxos`, writing only the differences.
+    public func replace(_ utxos: [UTXO]) throws {
+        let stored = try Dictionary(uniqueKeysWithValues: UTXORow.filter(Column("source") == source).fetchAll(db).map { ($0.utxo.outpoint, $0.utxo) })
+        let reported = Set(utxos.map(\.outpoint))
+        for outpoint in stored.keys where !reported.contains(outpoint) {
+            try UTXORow.deleteOne(db, key: ["source": source, "outpoint": outpoint])
+        }
+        for utxo in utxos where stored[utxo.outpoint] != utxo {
+            try UTXORow(source: source, utxo: utxo, lastUpdated: now).upsert(db)
+        }
+    }
+
+    /// Inserts new transactions and updates changed ones in place; unchanged rows are not
+    /// written. A transaction without a date from its source is dated now (when first seen)
+    /// or keeps the date it was first stored with.
+    public mutating func record(_ transactions: [ObservedTransaction], assetID: Int64) throws {
+        let lookup = try db.cachedStatement(sql: """
+            SELECT amount, type, status, date, fee, round, board_txid, counterparty, rule1_applied_at
+            FROM transactions WHERE asset_id = ? AND txid = ?
+            """)
+        for observed in transactions {
+            guard let stored = try Row.fetchOne(lookup, arguments: [assetID, observed.txid]) else {
+                try insert(observed, assetID: assetID)
+                continue
+            }
+            try update(observed, stored: stored, assetID: assetID)
+        }
+    }
+
+    private mutating func insert(_ observed: ObservedTransaction, assetID: Int64) throws {
+        let date = observed.date ?? now
+        let transaction = Transaction(
+            assetID: assetID, txid: observed.txid, amount: observed.amount, type: observed.type, status: observed.status,
+            date: date, round: observed.round, boardTxid: observed.boardTxid, fee: observed.fee,
+            counterparty: observed.counterparty, firstSeenAt: now, lastUpdated: now)
+        try transaction.insert(db)
+        counts.new += 1
+        if observed.status == .confirmed {
+            newlyConfirmed.append(NewlyConfirmed(assetID: assetID, txid: observed.txid, amount: observed.amount, date: date))
+        }
+    }
+
+    private mutating func update(_ observed: ObservedTransaction, stored: Row, assetID: Int64) throws {
+        let storedStatus: TransactionStatus = try stored.decode(forColumn: "status")
+        let storedDate: Instant = try stored.decode(forColumn: "date")
+        let date = observed.date ?? storedDate
+        let storedCounterparty: String? = try stored.decode(forColumn: "counterparty")
+        let storedAmount: Int64 = try stored.decode(forColumn: "amount")
+        let storedType: TransactionType = try stored.decode(forColumn: "type")
+        let storedFee: Int64? = try stored.decode(forColumn: "fee")
+        let storedRound: Int64? = try stored.decode(forColumn: "round")
+        let storedBoard: String? = try stored.decode(forColumn: "board_txid")
+        let counterparty = observed.counterparty ?? storedCounterparty
+        let changed = observed.amount != storedAmount || observed.type != storedType || observed.status != storedStatus
+            || date != storedDate || observed.fee != storedFee || observed.round != storedRound
+            || observed.boardTxid != storedBoard || counterparty != storedCounterparty
+        guard changed else { return }
+        try db.execute(sql: """
+            UPDATE transactions SET amount = ?, direction = ?, type = ?, status = ?, date = ?, fee = ?, round = ?,
+                board_txid = ?, counterparty = ?, last_updated = ?
+            WHERE asset_id = ? AND txid = ?
+            """, arguments: [observed.amount, observed.direction, observed.type, observed.status, date, observed.fee,
+                             observed.round, observed.boardTxid, counterparty, now, assetID, observed.txid])
+        counts.updated += 1
+        let alreadyAllocated = try stored.decode(Instant?.self, forColumn: "rule1_applied_at") != nil
+        if storedStatus != .confirmed && observed.status == .confirmed && !alreadyAllocated {
+            newlyConfirmed.append(NewlyConfirmed(assetID: assetID, txid: observed.txid, amount: observed.amount, date: date))
+        }
+    }
+
+    /// Marks as failed (never deletes) the asset's unconfirmed transactions that the source
+    /// no longer reports. `reported` holds every txid of the pass; sources always report their
+    /// unconfirmed transactions in full.
+    public mutating func markVanished(assetID: Int64, reported: Set<String>) throws {
+        let pending = try String.fetchAll(db, sql: "SELECT txid FROM transactions WHERE asset_id = ? AND status = 'pending'",
+                                          arguments: [assetID])
+        for txid in pending where !reported.contains(txid) {
+            try db.execute(sql: "UPDATE transactions SET status = 'failed', last_updated = ? WHERE asset_id = ? AND txid = ?",
+                           arguments: [now, assetID, txid])
+            counts.dropped += 1
+        }
+    }
+
+    /// The txids of the asset's confirmed transactions (for incremental syncs).
+    public func confirmedTxids(assetID: Int64) throws -> Set<String> {
+        try String.fetchSet(db, sql: "SELECT txid FROM transactions WHERE asset_id = ? AND status = 'confirmed'", arguments: [assetID])
+    }
+}
+
+extension AppDatabase {
+    /// Runs one source's pass in one write transaction: `body` stores what the source
+    /// reported, then Rule 1 runs on the transactions that became confirmed, the run is recorded
+    /// in `ingest_runs`, and the change counter moves. Any error rolls everything back: a
+    /// failed pass changes nothing stored (record the failure with ``recordIngestFailure``).
+    public func ingest(
+        source: String, startedAt: Instant, now: Instant, _ body: @escaping @Sendable (inout IngestSession) throws -> Void
+    ) async throws -> IngestCounts {
+        try await write { db in
+            var session = IngestSession(db: db, source: source, now: now)
+            try body(&session)
+            session.counts.autoAllocated = try Self.applyRule1(db, to: session.newlyConfirmed, now: now)
+            try db.execute(sql: """
+                INSERT INTO ingest_runs (source, started_at, finished_at, ok, new, updated, dropped, auto_allocated, error)
+                VALUES (?, ?, ?, 1, ?, ?, ?, ?, NULL)
+                """, arguments: [source, startedAt, now, session.counts.new, session.counts.updated,
+                                 session.counts.dropped, session.counts.autoAllocated])
+            try Self.bumpChangeCounter(db)
+            return session.counts
+        }
+    }
+
+    /// Records a failed pass: only its `ingest_runs` row, with the one-line reason.
+    public func recordIngestFailure(source: String, startedAt: Instant, finishedAt: Instant, error: String) async throws {
+        _ = try await write { db in
+            try db.execute(sql: """
+                INSERT INTO ingest_runs (source, started_at, finished_at, ok, error) VALUES (?, ?, ?, 0, ?)
+                """, arguments: [source, startedAt, finishedAt, error])
+        }
+    }
+
+    /// The txids of the confirmed transactions of a source's asset (empty when it does not exist yet).
+    public func confirmedTxids(source: String, kind: AssetKind) async throws -> Set<String> {
+        try await read { db in
+            guard let asset = try Asset.filter(Column("source") == source && Column("kind") == kind).fetchOne(db) else { return [] }
+            return try String.fetchSet(db, sql: "SELECT txid FROM transactions WHERE asset_id = ? AND status = 'confirmed'",
+                                       arguments: [asset.id!])
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import WalletWatchCore
+import WalletWatchEngine
+
+struct IngestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest",
+        abstract: "Fetch balances and transactions from the sources into the database, once.",
+        discussion: """
+            Each source is fetched and then stored in one database transaction: new transactions
+            are inserted, changed ones updated in place, unconfirmed ones the source no longer
+            reports marked failed. A source that fails changes nothing stored and does not stop
+            the others; the command then exits 1. Esplora sources page through an address only
+            until they reach transactions already stored; --full pages through everything.
+
+            Examples:
+              walletwatch ingest
+              walletwatch ingest --source ark --json
+              walletwatch ingest --source cold --full
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Option(name: .customLong("source"), help: "Only this source (repeatable).") var sources: [String] = []
+    @Flag(help: "Esplora: page through the whole history instead of stopping at known transactions.") var full = false
+    @OptionGroup var output: JSONOption
+
+    func run() async throws {
+        let context = try CommandContext.load(global)
+        let reports = try await context.engine.ingest(sources: sources, full: full)
+        for report in reports {
+            for warning in report.warnings { Output.warning("source '\(report.source)': \(warning)") }
+        }
+        if output.json {
+            Output.json(IngestDocument.json(reports))
+        } else if reports.isEmpty {
+            Output.line("no sources configured; add [[sources]] to \(context.config.file ?? "the config")")
+        } else {
+            var table = TextTable([.init("SOURCE"), .init("RESULT"), .init("NEW", .right), .init("UPDATED", .right),
+                                   .init("DROPPED", .right), .init("AUTO-ALLOCATED", .right), .init("TIME", .right)])
+            for report in reports {
+                table.add([report.source, report.ok ? "ok" : "failed", "\(report.counts.new)", "\(report.counts.updated)",
+                           "\(report.counts.dropped)", "\(report.counts.autoAllocated)", "\(report.duration.milliseconds) ms"])
+            }
+            Output.line(table.render())
+        }
+        let failed = reports.filter { !$0.ok }
+        for report in failed { Output.error(report.error ?? "source '\(report.source)' failed") }
+        if !failed.isEmpty { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,142 @@
+import Testing
+import TestSupport
+import WalletWatchCore
+@testable import WalletWatchSources
+
+/// A movement exactly as barkd 0.6 documents it.
+let movementJSON = #"""
+{"id": 7, "status": "successful",
+ "subsystem": {"name": "bark.lightning_receive", "kind": "receive"},
+ "metadata": {"payment_hash": "ab"},
+ "intended_balance_sat": 21000, "effective_balance_sat": 20990, "offchain_fee_sat": 10,
+ "sent_to": [], "received_on": [{"destination": {"type": "invoice", "value": "lnbc1..."}, "amount_sat": 21000}],
+ "input_vtxos": [], "output_vtxos": ["ab:0"], "exited_vtxos": [],
+ "time": {"created_at": "2026-11-02T10:00:00.123456Z", "updated_at": "2026-11-02T10:00:05Z", "completed_at": "2026-11-02T10:00:05+00:00"},
+ "some_future_field": {"x": [1, 2]}}
+"""#
+
+@Suite("barkd decoding and mapping (SPEC.md section 4)")
+struct BarkdDecodingTests {
+    func decode(_ text: String) throws -> MovementData {
+        try JSONReader.read(Array(text.utf8), BarkdDecoding.movement)
+    }
+
+    func failure(_ text: String) -> String? {
+        do { _ = try decode(text); return nil } catch { return "\(error)" }
+    }
+
+    @Test("a documented movement decodes; unknown fields are ignored")
+    func movement() throws {
+        let movement = try decode(movementJSON)
+        #expect(movement.id == 7)
+        #expect(movement.status == .successful)
+        #expect(movement.subsystem == "bark.lightning_receive")
+        #expect(movement.effectiveBalance == 20990)
+        #expect(movement.offchainFee == 10)
+        #expect(movement.receivedOn == ["lnbc1..."])
+        #expect(movement.createdAt == .at("2026-11-02T10:00:00.123Z"))
+        #expect(movement.completedAt == .at("2026-11-02T10:00:05Z"))
+    }
+
+    @Test("each required field is required", arguments: [
+        "id", "status", "subsystem", "intended_balance_sat", "effective_balance_sat", "offchain_fee_sat",
+        "sent_to", "received_on", "input_vtxos", "output_vtxos", "exited_vtxos", "time",
+    ])
+    func required(field: String) throws {
+        let pattern = try Regex("\"\(field)\": ")
+        let renamed = movementJSON.replacing(pattern, with: "\"renamed_\(field)\": ", maxReplacements: 1)
+        #expect(failure(renamed)?.contains("required field '\(field)' is missing") == true)
+    }
+
+    @Test("wrong types, negative unsigned amounts and unknown statuses name the field")
+    func refusals() {
+        #expect(failure(movementJSON.replacingOccurrences(of: "\"effective_balance_sat\": 20990", with: "\"effective_balance_sat\": \"20990\""))
+            == "field effective_balance_sat: expected an integer, found a string")
+        #expect(failure(movementJSON.replacingOccurrences(of: "\"offchain_fee_sat\": 10", with: "\"offchain_fee_sat\": -10"))
+            == "field offchain_fee_sat: must not be negative, got -10")
+        #expect(failure(movementJSON.replacingOccurrences(of: "\"successful\"", with: "\"done\""))?.contains("field status") == true)
+        #expect(failure(movementJSON.replacingOccurrences(of: "\"2026-11-02T10:00:05Z\"", with: "\"yesterday\""))?.contains("time.updated_at") == true)
+        #expect(failure(movementJSON.replacingOccurrences(of: "\"amount_sat\": 21000", with: "\"amount_sat\": -1"))?.contains("received_on[0].amount_sat") == true)
+    }
+
+    @Test("subsystems map to transaction types; an unknown one is ark and reported, never a failure", arguments: [
+        ("bark.arkoor", TransactionType.ark), ("bark.round", .ark), ("bark.lightning_send", .lightning),
+        ("bark.lightning_receive", .lightning), ("bark.board", .board), ("bark.offboard", .offboard), ("bark.exit", .exit),
+    ])
+    func subsystems(name: String, type: TransactionType) throws {
+        var movement = try decode(movementJSON)
+        movement.subsystem = name
+        let (transaction, unknown) = MovementMapping.transaction(movement, source: "ark")
+        #expect(transaction.type == type)
+        #expect(unknown == nil)
+    }
+
+    @Test("the mapping rules: txid, amount, direction, status, date, fee, counterparty")
+    func mapping() throws {
+        var movement = try decode(movementJSON)
+        movement.subsystem = "bark.teleport"
+        var (transaction, unknown) = MovementMapping.transaction(movement, source: "home")
+        #expect(transaction.txid == "ark:home:7")
+        #expect(transaction.type == .ark && unknown == "bark.teleport")
+        #expect(transaction.amount == 20990 && transaction.direction == .incoming)
+        #expect(transaction.status == .confirmed)
+        #expect(transaction.date == .at("2026-11-02T10:00:05Z"))
+        #expect(transaction.fee == 10)
+        #expect(transaction.counterparty == "lnbc1...")
+        let statuses: [(MovementData.Status, TransactionStatus)] = [(.pending, .pending), (.successful, .confirmed), (.failed, .failed), (.canceled, .failed)]
+        for (status, expected) in statuses {
+            movement.status = status
+            #expect(MovementMapping.transaction(movement, source: "a").0.status == expected)
+        }
+        movement.completedAt = nil
+        movement.effectiveBalance = -5000
+        movement.sentTo = ["ark1qdest"]
+        (transaction, _) = MovementMapping.transaction(movement, source: "a")
+        #expect(transaction.date == movement.createdAt)
+        #expect(transaction.direction == .outgoing)
+        #expect(transaction.counterparty == "ark1qdest")
+    }
+
+    @Test("balances: nullable pending_exit_sat, every other field required and non-negative")
+    func balance() throws {
+        let json = #"{"spendable_sat": 5, "pending_lightning_send_sat": 1, "claimable_lightning_receive_sat": 2, "pending_in_round_sat": 3, "pending_exit_sat": null, "pending_board_sat": 4}"#
+        let balance = try JSONReader.read(Array(json.utf8), BarkdDecoding.balance)
+        #expect(balance.counted == 8 && balance.pending == 6 && balance.sending == 1 && balance.pendingExit == nil)
+        let negative = json.replacingOccurrences(of: "\"spendable_sat\": 5", with: "\"spendable_sat\": -5")
+        #expect(throws: JSONReadError.self) { try JSONReader.read(Array(negative.utf8), BarkdDecoding.balance) }
+        let missing = json.replacingOccurrences(of: "\"pending_board_sat\": 4", with: "\"x\": 4")
+        #expect(throws: JSONReadError.self) { try JSONReader.read(Array(missing.utf8), BarkdDecoding.balance) }
+    }
+
+    @Test("on-chain wallet transactions: confirmed with a block, dated from their depth")
+    func walletTransactions() throws {
+        let json = #"{"txid": "aa", "tx": "0200", "balance_change_sat": -700, "is_cpfp": false, "onchain_fee_sat": 150, "confirmation": {"height": 869990, "hash": "00ff"}}"#
+        let wallet = try JSONReader.read(Array(json.utf8), BarkdDecoding.walletTransaction)
+        let now = Instant.at("2026-11-21T12:00:00Z")
+        let observed = MovementMapping.transaction(wallet, tipHeight: 870000, now: now)
+        #expect(observed.status == .confirmed && observed.amount == -700 && observed.fee == 150)
+        #expect(observed.date == now.adding(seconds: -6000))
+        let pending = MovementMapping.transaction(WalletTransaction(txid: "b", balanceChange: 5, confirmationHeight: nil, fee: nil), tipHeight: 870000, now: now)
+        #expect(pending.status == .pending && pending.date == nil)
+    }
+}
+
+@Suite("Esplora amounts")
+struct EsploraAmountTests {
+    @Test("outputs to the addresses minus inputs from them; the counterparty is the first foreign party")
+    func amounts() {
+        let mine: Set<String> = ["bc1qmine1", "bc1qmine2"]
+        let spend = EsploraTransaction(
+            txid: "t", inputs: [.init(address: "bc1qmine1", value: 100_000)],
+            outputs: [.init(address: "bc1qshop", value: 60_000), .init(address: "bc1qmine2", value: 39_000)],
+            fee: 1000, confirmed: true, blockHeight: 10, blockTime: 1_793_613_600)
+        let observed = spend.observed(for: mine)
+        #expect(observed.amount == -61_000)
+        #expect(observed.counterparty == "bc1qshop")
+        #expect(observed.date == .at("2026-11-02T10:00:00Z"))
+        let transfer = EsploraTransaction(txid: "u", inputs: [.init(address: "bc1qmine1", value: 5)], outputs: [.init(address: "bc1qmine2", value: 4)],
+                                          fee: 1, confirmed: false, blockHeight: nil, blockTime: nil)
+        #expect(transfer.amount(for: mine) == -1)
+        #expect(transfer.observed(for: mine).status == .pending)
+    }
+}

@@ -1,0 +1,115 @@
+import Testing
+import WalletWatchCore
+@testable import WalletWatchSources
+
+@Suite("Strict JSON reading")
+struct JSONReaderTests {
+    func read<T>(_ text: String, _ body: (inout JSONReader) throws -> T) throws -> T {
+        try JSONReader.read(Array(text.utf8), body)
+    }
+
+    func failure(_ text: String, _ body: (inout JSONReader) throws -> Void) -> String? {
+        do { try read(text, body); return nil } catch { return "\(error)" }
+    }
+
+    @Test("integers are exact; fractions, exponents, overflow and leading zeros are refused")
+    func integers() throws {
+        #expect(try read("9223372036854775807") { try $0.readInt64() } == Int64.max)
+        #expect(try read("-9223372036854775808") { try $0.readInt64() } == Int64.min)
+        #expect(try read(" 0 ") { try $0.readInt64() } == 0)
+        #expect(failure("9223372036854775808") { _ = try $0.readInt64() }?.contains("too large") == true)
+        #expect(failure("12.0") { _ = try $0.readInt64() }?.contains("fraction") == true)
+        #expect(failure("1e3") { _ = try $0.readInt64() }?.contains("exponent") == true)
+        #expect(failure("012") { _ = try $0.readInt64() }?.contains("leading zero") == true)
+        #expect(failure("\"12\"") { _ = try $0.readInt64() }?.contains("expected an integer, found a string") == true)
+        #expect(failure("-5") { _ = try $0.readNonNegativeInt64() }?.contains("must not be negative") == true)
+    }
+
+    @Test("decimals keep every digit as written")
+    func decimals() throws {
+        #expect(try read("65000.123456789012345") { try $0.readDecimal() } == Decimal(string: "65000.123456789012345"))
+        #expect(try read("1.5e3") { try $0.readDecimal() } == 1500)
+    }
+
+    @Test("strings decode escapes, surrogate pairs and UTF-8; raw control characters are refused")
+    func strings() throws {
+        #expect(try read(#""a\"b\\c\/d\n\u00e9\ud83c\udfe0 ü""#) { try $0.readString() } == "a\"b\\c/d\né🏠 ü")
+        #expect(failure("\"a\u{01}b\"") { _ = try $0.readString() }?.contains("control character") == true)
+        #expect(failure(#""abc"#) { _ = try $0.readString() }?.contains("not closed") == true)
+        #expect(failure(#""\q""#) { _ = try $0.readString() }?.contains("unknown escape") == true)
+    }
+
+    @Test("errors name the path of the field")
+    func paths() {
+        let message = failure(#"{"a": [1, {"b": "x"}]}"#) { reader in
+            try reader.readObject { reader, _ in
+                try reader.readArray { reader, index in
+                    if index == 0 { _ = try reader.readInt64() } else {
+                        try reader.readObject { reader, _ in _ = try reader.readInt64() }
+                    }
+                }
+            }
+        }
+        #expect(message == "field a[1].b: expected an integer, found a string")
+    }
+
+    @Test("nesting deeper than the limit is refused without exhausting the stack")
+    func depth() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(failure(deep) { try $0.skipValue() }?.contains("nesting deeper than 64") == true)
+        let ok = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        #expect(failure(ok) { try $0.skipValue() } == nil)
+    }
+
+    @Test("anything after the document, or a broken document, is refused")
+    func syntax() {
+        #expect(failure("{} x") { try $0.skipValue() }?.contains("after the end") == true)
+        #expect(failure(#"{"a" 1}"#) { try $0.skipValue() }?.contains("expected ':'") == true)
+        #expect(failure(#"{"a":1,}"#) { try $0.skipValue() } != nil)
+        #expect(failure("[1 2]") { try $0.skipValue() }?.contains("expected ',' or ']'") == true)
+        #expect(failure("") { try $0.skipValue() } != nil)
+    }
+}
+
+@Suite("Streaming array splitting")
+struct JSONArrayStreamerTests {
+    func split(_ text: String, chunk: Int) throws -> [String] {
+        var streamer = JSONArrayStreamer(maximumElementBytes: 1 << 16)
+        var elements: [String] = []
+        let bytes = Array(text.utf8)
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + chunk)
+            try bytes[start..<end].withUnsafeBytes { chunk in
+                try streamer.feed(chunk) { element, _ in elements.append(String(decoding: element, as: UTF8.self)) }
+            }
+            start = end
+        }
+        try streamer.finish()
+        return elements
+    }
+
+    @Test("elements are found whatever the chunk boundaries, with brackets and commas inside strings")
+    func boundaries() throws {
+        let text = #" [ {"a":"x,]}\"[","b":[1,{"c":2}]} , 42, "s\\", null , [] ] "#
+        let expected = [#"{"a":"x,]}\"[","b":[1,{"c":2}]}"#, "42", #""s\\""#, "null", "[]"]
+        for chunk in [1, 2, 3, 7, 1000] {
+            #expect(try split(text, chunk: chunk).map { $0.trimmingSpaces } == expected, "chunk size \(chunk)")
+        }
+        #expect(try split("[]", chunk: 1).isEmpty)
+    }
+
+    @Test("a truncated array, a huge element, deep nesting or trailing data are refused")
+    func refusals() {
+        #expect(throws: JSONReadError.self) { try split(#"[{"a":1},{"b":"#, chunk: 5) }
+        #expect(throws: JSONReadError.self) { try split("[1,2] 3", chunk: 5) }
+        #expect(throws: JSONReadError.self) { try split("{}", chunk: 5) }
+        #expect(throws: JSONReadError.self) { try split("[1,,2]", chunk: 5) }
+        let huge = "[\"" + String(repeating: "x", count: 70_000) + "\"]"
+        #expect { try split(huge, chunk: 4096) } throws: { "\($0)".contains("larger than") }
+        let deep = "[" + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "]"
+        #expect { try split(deep, chunk: 4096) } throws: { "\($0)".contains("nesting deeper") }
+    }
+}
+
+import Foundation
