@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import Synchronization
+import Testing
+import WalletWatchNet
+
+/// A client with test-sized timeouts and backoffs (10 to 50 ms), changed by `adjust`.
+func makeClient(logger: Logger = Logger(label: "walletwatch-net-test", factory: { _ in SwiftLogNoOpLogHandler() }),
+                _ adjust: (inout HTTPClientConfiguration) -> Void = { _ in }) -> CurlHTTPClient {
+    var configuration = HTTPClientConfiguration(
+        connectTimeout: .seconds(2), timeout: .seconds(10), retries: 3,
+        initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(50), userAgent: "walletwatch-tests/1.0")
+    adjust(&configuration)
+    return CurlHTTPClient(configuration: configuration, logger: logger)
+}
+
+/// The NetError `body` throws; records an issue (and returns nil) if it throws something else or nothing.
+func netError(sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void) async -> NetError? {
+    do {
+        try await body()
+        Issue.record("expected a NetError, but nothing was thrown", sourceLocation: sourceLocation)
+    } catch let error as NetError {
+        return error
+    } catch {
+        Issue.record("expected a NetError, got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}
+
+/// Waits until `condition` holds, checking every few milliseconds; false if `timeout` passes first.
+func eventually(within timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        if ContinuousClock.now >= deadline { return false }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return true
+}
+
+/// How long `body` took.
+func elapsed(_ body: () async throws -> Void) async rethrows -> Duration {
+    let start = ContinuousClock.now
+    try await body()
+    return ContinuousClock.now - start
+}
+
+/// A loopback port with nothing listening on it (bound, read, closed again).
+func unusedPort() -> Int {
+    let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    precondition(socketFD >= 0)
+    defer { close(socketFD) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+            bind(socketFD, socketAddress, length) == 0 && getsockname(socketFD, socketAddress, &length) == 0
+        }
+    }
+    precondition(bound)
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Collects a streamed body and the size of each chunk.
+final class CollectingConsumer: HTTPBodyConsumer {
+    private let state = Mutex<(bytes: [UInt8], chunks: [Int])>(([], []))
+    /// Throws after this many chunks, when set.
+    let failAfterChunks: Int?
+
+    init(failAfterChunks: Int? = nil) {
+        self.failAfterChunks = failAfterChunks
+    }
+
+    struct Refusal: Error, Equatable {}
+
+    func consume(_ chunk: UnsafeRawBufferPointer) throws {
+        let count = state.withLock { state in
+            state.bytes.append(contentsOf: chunk)
+            state.chunks.append(chunk.count)
+            return state.chunks.count
+        }
+        if let failAfterChunks, count >= failAfterChunks { throw Refusal() }
+    }
+
+    var bytes: [UInt8] { state.withLock { $0.bytes } }
+    var chunkCount: Int { state.withLock { $0.chunks.count } }
+}
+
+/// A loopback port that never completes a connection: a listener whose accept queue is full,
+/// so the kernel drops new SYNs and a client waits until its connect timeout.
+final class FullBacklogListener {
+    let port: Int
+    private var sockets: [Int32] = []
+
+    init() {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(listener, socketAddress, length) == 0 && listen(listener, 0) == 0
+                    && getsockname(listener, socketAddress, &length) == 0
+            }
+        }
+        precondition(listening)
+        sockets.append(listener)
+        // Fill the queue (never accepted) with non-blocking connects.
+        for _ in 0..<3 {
+            let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            _ = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, length) }
+            }
+            sockets.append(filler)
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit {
+        sockets.forEach { close($0) }
+    }
+}
