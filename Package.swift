@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // libcurl through a module map and a shim header (curl_easy_setopt is variadic).
@@ -47,7 +48,10 @@ let package = Package(
 
         // Helpers shared by the test targets: temporary folders, running the built binaries.
         .target(name: "TestSupport", dependencies: ["WalletWatchCore"], path: "Tests/TestSupport"),
-        .testTarget(name: "WalletWatchCoreTests", dependencies: ["WalletWatchCore"]),
+        .testTarget(
+            name: "WalletWatchCoreTests",
+            dependencies: ["WalletWatchCore", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "WalletWatchStoreTests", dependencies: ["WalletWatchStore", "TestSupport", grdb]),
         .testTarget(name: "WalletWatchNetTests", dependencies: ["WalletWatchNet", "TestSupport", hummingbird, logging]),
         .testTarget(name: "WalletWatchSourcesTests", dependencies: ["WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport"]),

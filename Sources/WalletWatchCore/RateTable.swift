@@ -1,0 +1,93 @@
+import Foundation
+
+/// One stored exchange rate: one `base` costs `rate` units of `quote` (major units).
+public struct ExchangeRate: Hashable, Sendable {
+    public let pair: CurrencyPair
+    public let rate: Decimal
+    public let fetchedAt: Instant
+    public let provider: String
+
+    public init(pair: CurrencyPair, rate: Decimal, fetchedAt: Instant, provider: String) {
+        self.pair = pair
+        self.rate = rate
+        self.fetchedAt = fetchedAt
+        self.provider = provider
+    }
+}
+
+/// A rate between two currencies, as found in a ``RateTable``.
+public struct RateQuote: Hashable, Sendable {
+    /// Units of the target currency for one unit of the source currency.
+    public let rate: Decimal
+    /// The time of the oldest stored rate used; nil for a currency to itself.
+    public let asOf: Instant?
+    /// True when a stored rate used is older than the allowed age.
+    public let stale: Bool
+}
+
+/// The latest rates known, converting with SPEC.md section 7's lookup: 1 for the same currency,
+/// the stored pair, its inverse, or a cross through BTC. A missing rate is nil, never zero.
+public struct RateTable: CurrencyConverter {
+    public let rates: [CurrencyPair: ExchangeRate]
+    /// When the table is read, to judge staleness.
+    public let now: Instant
+    /// Rates older than this many seconds are stale.
+    public let maxAgeSeconds: Int64
+
+    public init(rates: [ExchangeRate], now: Instant, maxAgeSeconds: Int64) {
+        self.rates = Dictionary(rates.map { ($0.pair, $0) }, uniquingKeysWith: { $0.fetchedAt >= $1.fetchedAt ? $0 : $1 })
+        self.now = now
+        self.maxAgeSeconds = maxAgeSeconds
+    }
+
+    /// The rate from `source` to `target`, or nil when none can be derived.
+    public func quote(from source: Currency, to target: Currency) -> RateQuote? {
+        if source == target { return RateQuote(rate: 1, asOf: nil, stale: false) }
+        if let direct = direct(from: source, to: target) { return direct }
+        guard source != .btc, target != .btc,
+              let toBitcoin = direct(from: source, to: .btc), let fromBitcoin = direct(from: .btc, to: target)
+        else { return nil }
+        let asOf = [toBitcoin.asOf, fromBitcoin.asOf].compactMap { $0 }.min()
+        return RateQuote(rate: toBitcoin.rate * fromBitcoin.rate, asOf: asOf, stale: toBitcoin.stale || fromBitcoin.stale)
+    }
+
+    /// A stored pair or its inverse.
+    private func direct(from source: Currency, to target: Currency) -> RateQuote? {
+        if let stored = rates[CurrencyPair(base: source, quote: target)], stored.rate > 0 {
+            return RateQuote(rate: stored.rate, asOf: stored.fetchedAt, stale: isStale(stored))
+        }
+        if let stored = rates[CurrencyPair(base: target, quote: source)], stored.rate > 0 {
+            return RateQuote(rate: 1 / stored.rate, asOf: stored.fetchedAt, stale: isStale(stored))
+        }
+        return nil
+    }
+
+    func isStale(_ rate: ExchangeRate) -> Bool { now.seconds(since: rate.fetchedAt) > maxAgeSeconds }
+
+    public func convert(_ money: Money, to currency: Currency) -> Money? {
+        guard let quote = quote(from: money.currency, to: currency) else { return nil }
+        return Self.convert(money, to: currency, rate: quote.rate)
+    }
+
+    /// `money` times `rate`, in `currency`'s minor units, rounded half to even once.
+    public static func convert(_ money: Money, to currency: Currency, rate: Decimal) -> Money? {
+        if money.currency == currency { return money }
+        let shift = currency.exponent - money.currency.exponent
+        let scale = Decimal(sign: .plus, exponent: shift, significand: 1)
+        guard let minor = Rounding.halfEven(Decimal(money.minorUnits) * rate * scale) else { return nil }
+        return Money(minorUnits: minor, currency: currency)
+    }
+
+    /// True when some rate moved by more than `fraction` (0.01 = 1%) between two tables, or a
+    /// pair appeared or disappeared: cached figures computed with `other` are no longer good.
+    public func movedMoreThan(_ fraction: Decimal, since other: RateTable) -> Bool {
+        guard Set(rates.keys) == Set(other.rates.keys) else { return true }
+        for (pair, rate) in rates {
+            let old = other.rates[pair]!.rate
+            guard old != 0 else { return true }
+            let change = (rate.rate - old) / old
+            if change > fraction || change < -fraction { return true }
+        }
+        return false
+    }
+}
