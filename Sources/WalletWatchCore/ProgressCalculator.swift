@@ -71,6 +71,13 @@ public enum ProgressCalculator {
         public var fromReallocations: Int64 = 0
         /// The whole contribution (= fundedAtEnd - fundedAtStart).
         public var total: Int64 { fromTransactions + fromReallocations }
+
+        public init(fundedAtStart: Int64 = 0, fundedAtEnd: Int64 = 0, fromTransactions: Int64 = 0, fromReallocations: Int64 = 0) {
+            self.fundedAtStart = fundedAtStart
+            self.fundedAtEnd = fundedAtEnd
+            self.fromTransactions = fromTransactions
+            self.fromReallocations = fromReallocations
+        }
     }
 
     /// The contributions of one asset to the tracked goals, by goal id.

@@ -15,14 +15,19 @@ public struct ExchangeRate: Hashable, Sendable {
     }
 }
 
-/// A rate between two currencies, as found in a ``RateTable``.
+/// A rate between two currencies, as found in a ``RateTable``. It is kept as a fraction
+/// (`numerator / denominator`) so that inverse and cross rates are divided once, at the end
+/// of a conversion, and an exact half (86154 x 65000 / 60000 = 93333.5) stays exact.
 public struct RateQuote: Hashable, Sendable {
-    /// Units of the target currency for one unit of the source currency.
-    public let rate: Decimal
+    public let numerator: Decimal
+    public let denominator: Decimal
     /// The time of the oldest stored rate used; nil for a currency to itself.
     public let asOf: Instant?
     /// True when a stored rate used is older than the allowed age.
     public let stale: Bool
+
+    /// Units of the target currency for one unit of the source currency.
+    public var rate: Decimal { numerator / denominator }
 }
 
 /// The latest rates known, converting with SPEC.md section 7's lookup: 1 for the same currency,
@@ -42,22 +47,23 @@ public struct RateTable: CurrencyConverter {
 
     /// The rate from `source` to `target`, or nil when none can be derived.
     public func quote(from source: Currency, to target: Currency) -> RateQuote? {
-        if source == target { return RateQuote(rate: 1, asOf: nil, stale: false) }
+        if source == target { return RateQuote(numerator: 1, denominator: 1, asOf: nil, stale: false) }
         if let direct = direct(from: source, to: target) { return direct }
         guard source != .btc, target != .btc,
               let toBitcoin = direct(from: source, to: .btc), let fromBitcoin = direct(from: .btc, to: target)
         else { return nil }
         let asOf = [toBitcoin.asOf, fromBitcoin.asOf].compactMap { $0 }.min()
-        return RateQuote(rate: toBitcoin.rate * fromBitcoin.rate, asOf: asOf, stale: toBitcoin.stale || fromBitcoin.stale)
+        return RateQuote(numerator: toBitcoin.numerator * fromBitcoin.numerator, denominator: toBitcoin.denominator * fromBitcoin.denominator,
+                         asOf: asOf, stale: toBitcoin.stale || fromBitcoin.stale)
     }
 
     /// A stored pair or its inverse.
     private func direct(from source: Currency, to target: Currency) -> RateQuote? {
         if let stored = rates[CurrencyPair(base: source, quote: target)], stored.rate > 0 {
-            return RateQuote(rate: stored.rate, asOf: stored.fetchedAt, stale: isStale(stored))
+            return RateQuote(numerator: stored.rate, denominator: 1, asOf: stored.fetchedAt, stale: isStale(stored))
         }
         if let stored = rates[CurrencyPair(base: target, quote: source)], stored.rate > 0 {
-            return RateQuote(rate: 1 / stored.rate, asOf: stored.fetchedAt, stale: isStale(stored))
+            return RateQuote(numerator: 1, denominator: stored.rate, asOf: stored.fetchedAt, stale: isStale(stored))
         }
         return nil
     }
@@ -66,15 +72,18 @@ public struct RateTable: CurrencyConverter {
 
     public func convert(_ money: Money, to currency: Currency) -> Money? {
         guard let quote = quote(from: money.currency, to: currency) else { return nil }
-        return Self.convert(money, to: currency, rate: quote.rate)
+        return Self.convert(money, to: currency, quote: quote)
     }
 
-    /// `money` times `rate`, in `currency`'s minor units, rounded half to even once.
-    public static func convert(_ money: Money, to currency: Currency, rate: Decimal) -> Money? {
+    /// `money` times the quote's rate, in `currency`'s minor units: multiplied first, divided
+    /// once, rounded half to even once.
+    public static func convert(_ money: Money, to currency: Currency, quote: RateQuote) -> Money? {
         if money.currency == currency { return money }
         let shift = currency.exponent - money.currency.exponent
         let scale = Decimal(sign: .plus, exponent: shift, significand: 1)
-        guard let minor = Rounding.halfEven(Decimal(money.minorUnits) * rate * scale) else { return nil }
+        guard quote.denominator != 0,
+              let minor = Rounding.halfEven(Decimal(money.minorUnits) * quote.numerator * scale / quote.denominator)
+        else { return nil }
         return Money(minorUnits: minor, currency: currency)
     }
 

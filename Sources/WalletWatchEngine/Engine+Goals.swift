@@ -24,11 +24,19 @@ extension Engine {
 }
 
 extension Engine {
-    /// Converts between currencies with what the engine knows of rates.
-    public var converter: any CurrencyConverter { NoRates() }
+    /// Every goal's funded amount and progress (SPEC.md section 9), converting each asset's
+    /// share to the goal's currency at current rates (refreshed when needed and stale).
+    public func goalProgress(_ overviews: [GoalOverview]) async -> (progress: [Int64: GoalProgress], warnings: [String]) {
+        let needed = Set(overviews.flatMap { overview in
+            overview.shares.map { CurrencyPair(base: $0.asset.currency, quote: overview.goal.currency) }
+        })
+        let rates = await self.rates(for: needed)
+        let progress = Dictionary(uniqueKeysWithValues: overviews.map { ($0.goal.id!, self.progress(of: $0, converter: rates.table)) })
+        return (progress, rates.warnings)
+    }
 
-    /// A goal's funded amount and progress (SPEC.md section 9).
-    public func progress(of overview: GoalOverview) -> GoalProgress {
+    /// A goal's funded amount and progress with the given rates.
+    public func progress(of overview: GoalOverview, converter: any CurrencyConverter) -> GoalProgress {
         GoalProgress(
             goal: overview.goal,
             shares: overview.shares.map { Money(minorUnits: $0.funded, currency: $0.asset.currency) },

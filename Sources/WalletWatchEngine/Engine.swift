@@ -13,6 +13,8 @@ public struct Engine: Sendable {
     public let clock: WallClock
     public let http: any HTTPClient
     public let logger: Logger
+    /// The executing month's last computed status, shared by every copy of this engine.
+    public let progressCache: ProgressCache
 
     public init(database: AppDatabase, config: AppConfig, clock: WallClock, http: any HTTPClient, logger: Logger) {
         self.database = database
@@ -20,10 +22,12 @@ public struct Engine: Sendable {
         self.clock = clock
         self.http = http
         self.logger = logger
+        self.progressCache = ProgressCache()
     }
 
-    /// The time zone tables are printed in (UTC unless configured).
+    /// The time zone tables are printed in: the `time_zone` setting, else the config's, else UTC.
     public var displayTimeZone: TimeZone {
-        config.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+        let name = (try? database.setting(SettingKey.timeZone.rawValue)) ?? config.timeZone
+        return name.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
     }
 }

@@ -15,8 +15,8 @@ extension AppDatabase {
     /// dedication of an empty asset, which Rule 1 needs to see).
     ///
     /// The history row is dated `at`, moved to 1 ms after the pair's latest row when that is
-    /// later, so that a pair's history never goes back in time and its latest row always equals
-    /// the current state.
+    /// later, so that a pair's history never goes back in time and its latest row (ties: the
+    /// last written) always equals the current state.
     @discardableResult
     static func writeTarget(
         _ db: Database, assetID: Int64, goalID: Int64, amount: Int64, at timestamp: Instant, now: Instant,
@@ -36,7 +36,8 @@ extension AppDatabase {
             if current == nil && amount == 0 { return true }
         }
         var timestamp = timestamp
-        if let latest = try latestHistoryTimestamp(db, assetID: assetID, goalID: goalID), latest >= timestamp {
+        // Only a later row moves it: rows at the same instant are ordered by when they were written.
+        if let latest = try latestHistoryTimestamp(db, assetID: assetID, goalID: goalID), latest > timestamp {
             timestamp = latest.adding(milliseconds: 1)
         }
         var history = AllocationHistoryRow(
@@ -132,5 +133,23 @@ extension AppDatabase {
             SELECT amount FROM allocation_history WHERE asset_id = ? AND goal_id = ? AND timestamp <= ?
             ORDER BY timestamp DESC, created_at DESC, id DESC LIMIT 1
             """, arguments: [assetID, goalID, instant]) ?? 0
+    }
+}
+
+extension AppDatabase {
+    /// Raises one target as "add to close month" suggests (history reason `close-goal`),
+    /// refusing it when the asset's targets would then exceed its balance.
+    public func raiseTarget(assetID: Int64, goalID: Int64, to amount: Int64, now: Instant) throws {
+        try write { db in
+            let balance = try Self.balances(db)[assetID]?.counted ?? 0
+            var targets = Dictionary(uniqueKeysWithValues: try Self.rule1Allocations(db, assetID: assetID).map { ($0.goalID, $0.amount) })
+            targets[goalID] = amount
+            let total = targets.values.reduce(0, +)
+            guard total <= balance else {
+                throw Refusal("the asset's targets would total \(total) minor units, above its balance of \(balance); nothing changed")
+            }
+            try Self.writeTarget(db, assetID: assetID, goalID: goalID, amount: amount, at: now, now: now, reason: .closeGoal)
+            try Self.bumpChangeCounter(db)
+        }
     }
 }

@@ -27,6 +27,9 @@ struct WalletWatch: AsyncParsableCommand {
             GoalCommand.self,
             AllocateCommand.self,
             TagCommand.self,
+            RatesCommand.self,
+            SettingsCommand.self,
+            MonthCommand.self,
         ]
     )
 

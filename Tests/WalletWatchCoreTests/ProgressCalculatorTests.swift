@@ -182,6 +182,13 @@ struct RateTableTests {
         #expect(half.convert(Money(minorUnits: 1000, currency: .btc), to: .jpy) == nil)
     }
 
+    @Test("a cross rate is divided once, so an exact half stays a half: 861.54 EUR at 65000/60000 is 933.335 -> 933.34 USD")
+    func exactCrossHalf() {
+        let rates = table([("BTC/USD", "65000"), ("BTC/EUR", "60000")])
+        #expect(rates.convert(Money(minorUnits: 86154, currency: .eur), to: .usd)?.minorUnits == 93334)
+        #expect(rates.convert(Money(minorUnits: 93334, currency: .usd), to: .eur)?.minorUnits == 86154)
+    }
+
     @Test("staleness follows max_age_seconds; a move above 1% invalidates")
     func staleness() {
         #expect(table([("BTC/USD", "65000")], age: 301).quote(from: .btc, to: .usd)?.stale == true)

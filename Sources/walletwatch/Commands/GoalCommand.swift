@@ -46,7 +46,7 @@ struct GoalCommand: AsyncParsableCommand {
                 Output.warning("the deadline \(deadline) has passed; planning counts the current month as the last one")
             }
             if output.json {
-                try GoalOutput.show(goal.name, context: context, json: true)
+                try await GoalOutput.show(goal.name, context: context, json: true)
             } else {
                 Output.line("added goal '\(goal.name)': \(Display.money(goal.target, goal.currency))\(goal.deadline.map { " by \($0)" } ?? "")")
             }
@@ -64,8 +64,11 @@ struct GoalCommand: AsyncParsableCommand {
         func run() async throws {
             let context = try CommandContext.load(global)
             let overviews = try context.database.goalOverviews()
+            let (progress, warnings) = await context.engine.goalProgress(overviews)
+            for warning in warnings { Output.warning(warning) }
             if output.json {
-                Output.json(.array(overviews.map { GoalDocument.json($0, progress: context.engine.progress(of: $0)) }))
+                Output.json(.array(overviews.map { GoalDocument.json($0, progress: progress[$0.goal.id!]!) }))
+                GoalOutput.warnAboutMissingRates(Array(progress.values))
                 return
             }
             guard !overviews.isEmpty else {
@@ -76,7 +79,7 @@ struct GoalCommand: AsyncParsableCommand {
                                    .init("REMAINING", .right), .init("DEADLINE"), .init("STATUS")])
             for overview in overviews {
                 let goal = overview.goal
-                let progress = context.engine.progress(of: overview)
+                let progress = progress[goal.id!]!
                 let rate = progress.achievementRate
                 table.add([goal.name, Display.money(goal.target, goal.currency), Display.money(progress.funded, goal.currency),
                            Display.percent(rate.numerator, rate.denominator),
@@ -84,7 +87,7 @@ struct GoalCommand: AsyncParsableCommand {
                            goal.deadline?.description ?? "-", goal.status.rawValue])
             }
             Output.line(table.render())
-            GoalOutput.warnAboutMissingRates(overviews.map { context.engine.progress(of: $0) })
+            GoalOutput.warnAboutMissingRates(Array(progress.values))
         }
     }
 
@@ -105,7 +108,7 @@ struct GoalCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            try GoalOutput.show(name, context: context, json: output.json)
+            try await GoalOutput.show(name, context: context, json: output.json)
         }
     }
 
@@ -151,9 +154,11 @@ struct GoalCommand: AsyncParsableCommand {
 
 /// Shared output of `goal show` (also printed by `goal add --json`).
 enum GoalOutput {
-    static func show(_ name: String, context: CommandContext, json: Bool) throws {
+    static func show(_ name: String, context: CommandContext, json: Bool) async throws {
         let overview = try context.database.goalOverview(named: name)
-        let progress = context.engine.progress(of: overview)
+        let (all, warnings) = await context.engine.goalProgress([overview])
+        for warning in warnings { Output.warning(warning) }
+        let progress = all[overview.goal.id!]!
         if json {
             Output.json(GoalDocument.json(overview, progress: progress))
             return

@@ -1,0 +1,228 @@
+import Foundation
+import Synchronization
+import WalletWatchCore
+import WalletWatchStore
+
+/// A month's figures as every view shows them (`month status`, `watch`, the web page).
+public struct MonthStatus: Sendable {
+    /// One asset's part in a goal's contribution.
+    public struct AssetPart: Sendable {
+        public let assetID: Int64
+        public let assetName: String
+        public let assetCurrency: Currency
+        public let contribution: ProgressCalculator.Contribution
+        /// In the goal's currency; nil without a rate.
+        public let converted: Int64?
+    }
+
+    /// One goal's line.
+    public struct GoalLine: Sendable {
+        public let goalID: Int64
+        public let name: String
+        public let currency: Currency
+        public let figures: GoalMonthFigures
+        /// `remaining` in the display currency; nil without a rate.
+        public let remainingDisplay: Int64?
+        public let parts: [AssetPart]
+    }
+
+    public let month: MonthLabel
+    public let state: ExecutionState
+    public let startedAt: Instant?
+    public let completedAt: Instant?
+    public let displayCurrency: Currency
+    public let goals: [GoalLine]
+    public let plannedDisplay: Int64?
+    public let contributedDisplay: Int64?
+    public let remainingDisplay: Int64?
+    /// The oldest rate used.
+    public let ratesAsOf: Instant?
+    public let ratesStale: Bool
+    /// Pairs that had no rate.
+    public let missingRates: [CurrencyPair]
+    /// Things to tell the user on stderr.
+    public let warnings: [String]
+}
+
+/// Converts into one currency while remembering which rates were used, how old the oldest
+/// was, and which were missing.
+struct ConversionTrail {
+    let table: RateTable
+    var asOf: Instant?
+    var stale = false
+    var missing: Set<CurrencyPair> = []
+
+    init(table: RateTable) { self.table = table }
+
+    mutating func convert(_ minor: Int64, from source: Currency, to target: Currency) -> Int64? {
+        guard source != target else { return minor }
+        guard let quote = table.quote(from: source, to: target),
+              let money = RateTable.convert(Money(minorUnits: minor, currency: source), to: target, quote: quote)
+        else {
+            missing.insert(CurrencyPair(base: source, quote: target))
+            return nil
+        }
+        if let time = quote.asOf { asOf = min(asOf ?? time, time) }
+        stale = stale || quote.stale
+        return money.minorUnits
+    }
+
+    /// Amounts in several currencies summed per currency, each sum converted once, then added.
+    mutating func total(_ amounts: [(Int64, Currency)], in target: Currency) -> Int64? {
+        var total: Int64 = 0
+        var complete = true
+        for (currency, group) in Dictionary(grouping: amounts, by: \.1) {
+            if let converted = convert(group.reduce(0) { $0 + $1.0 }, from: currency, to: target) { total += converted } else { complete = false }
+        }
+        return complete ? total : nil
+    }
+}
+
+/// The last computed status of the executing month, reused while nothing changed: dropped
+/// when the change counter moves (a transaction, allocation, goal or plan changed) or a rate
+/// moved by more than 1% since it was computed.
+public final class ProgressCache: Sendable {
+    private struct Entry: Sendable {
+        let recordID: Int64
+        let counter: Int64
+        let displayCurrency: Currency
+        let rates: RateTable
+        let status: MonthStatus
+    }
+
+    private let entry = Mutex<Entry?>(nil)
+
+    public init() {}
+
+    func lookup(recordID: Int64, counter: Int64, displayCurrency: Currency, rates: RateTable) -> MonthStatus? {
+        entry.withLock { entry in
+            guard let entry, entry.recordID == recordID, entry.counter == counter, entry.displayCurrency == displayCurrency,
+                  !rates.movedMoreThan(0.01, since: entry.rates) else { return nil }
+            return entry.status
+        }
+    }
+
+    func store(recordID: Int64, counter: Int64, displayCurrency: Currency, rates: RateTable, status: MonthStatus) {
+        entry.withLock { $0 = Entry(recordID: recordID, counter: counter, displayCurrency: displayCurrency, rates: rates, status: status) }
+    }
+}
+
+extension Engine {
+    /// The month `month status` shows by default: the executing one, else the current one.
+    public func defaultMonth() throws -> MonthLabel {
+        try database.executingRecord()?.month ?? clock.now.monthLabel
+    }
+
+    /// The figures of a month: live for the executing month (contributions since its start at
+    /// current rates), frozen for a closed one, the plan alone for a draft one.
+    public func monthStatus(month requested: MonthLabel? = nil, currency: Currency? = nil, refreshRates: RateRefresh = .ifNeeded) async throws -> MonthStatus {
+        let month = try requested ?? defaultMonth()
+        let display = try currency ?? displayCurrency()
+        let record = try database.executionRecord(for: month)
+        switch record?.state {
+        case .closed?:
+            guard let record, let data = try database.completedExecution(recordID: record.id) else { throw StoreError.corrupt("closed month \(month) without its figures") }
+            return frozenStatus(record: record, data: data, display: display)
+        case .executing?:
+            return try await liveStatus(record: record!, display: display, refreshRates: refreshRates)
+        case .draft?, nil:
+            return try await draftStatus(month: month, display: display, refreshRates: refreshRates)
+        }
+    }
+
+    private func draftStatus(month: MonthLabel, display: Currency, refreshRates: RateRefresh) async throws -> MonthStatus {
+        let plan = try await self.plan(for: month)
+        let pairs = Set(plan.lines.map { CurrencyPair(base: $0.goal.currency, quote: display) })
+        let rates = await self.rates(for: pairs, refresh: refreshRates)
+        var trail = ConversionTrail(table: rates.table)
+        let goals = plan.lines.map { line in
+            let figures = GoalMonthFigures(planned: line.planned, contributed: 0)
+            return MonthStatus.GoalLine(goalID: line.goal.id!, name: line.goal.name, currency: line.goal.currency, figures: figures,
+                                        remainingDisplay: trail.convert(figures.remaining, from: line.goal.currency, to: display), parts: [])
+        }
+        return summarize(month: month, state: .draft, startedAt: nil, completedAt: nil, display: display, goals: goals, trail: &trail,
+                         warnings: plan.warnings + rates.warnings)
+    }
+
+    private func liveStatus(record: ExecutionRecord, display: Currency, refreshRates: RateRefresh) async throws -> MonthStatus {
+        guard let start = record.startedAt, let snapshot = try database.snapshot(recordID: record.id) else {
+            throw StoreError.corrupt("executing month \(record.month) without its start snapshot")
+        }
+        let now = clock.now
+        let assetCurrencies = Set(try database.assets().map(\.currency))
+        let pairs = Set(snapshot.goals.flatMap { goal in
+            [CurrencyPair(base: goal.currency, quote: display)] + assetCurrencies.map { CurrencyPair(base: $0, quote: goal.currency) }
+        })
+        let rates = await self.rates(for: pairs, refresh: refreshRates)
+        let counter = try database.changeCounter()
+        if let cached = progressCache.lookup(recordID: record.id, counter: counter, displayCurrency: display, rates: rates.table) {
+            return cached
+        }
+        let data = try database.progressData(start: start, now: now)
+        let tracked = Set(snapshot.goals.map(\.goalID))
+        let baseline = Dictionary(grouping: snapshot.targets, by: \.assetID)
+        var parts: [Int64: [MonthStatus.AssetPart]] = [:]
+        var trail = ConversionTrail(table: rates.table)
+        let goalCurrency = Dictionary(uniqueKeysWithValues: snapshot.goals.map { ($0.goalID, $0.currency) })
+        for asset in data {
+            let input = ProgressCalculator.AssetInput(
+                assetID: asset.asset.id!, currency: asset.asset.currency, balanceNow: asset.balanceNow, movements: asset.movements,
+                changes: asset.changes,
+                baseline: Dictionary(uniqueKeysWithValues: (baseline[asset.asset.id!] ?? []).map { ($0.goalID, $0.amount) }),
+                currentTargets: asset.currentTargets)
+            for (goalID, contribution) in ProgressCalculator.contributions(of: input, trackedGoals: tracked) {
+                let converted = trail.convert(contribution.total, from: asset.asset.currency, to: goalCurrency[goalID]!)
+                parts[goalID, default: []].append(MonthStatus.AssetPart(
+                    assetID: asset.asset.id!, assetName: asset.asset.name, assetCurrency: asset.asset.currency,
+                    contribution: contribution, converted: converted))
+            }
+        }
+        let goals = snapshot.goals.map { planned in
+            let contributed = (parts[planned.goalID] ?? []).reduce(0) { $0 + ($1.converted ?? 0) }
+            let figures = GoalMonthFigures(planned: planned.planned, contributed: contributed)
+            return MonthStatus.GoalLine(goalID: planned.goalID, name: planned.name, currency: planned.currency, figures: figures,
+                                        remainingDisplay: trail.convert(figures.remaining, from: planned.currency, to: display),
+                                        parts: (parts[planned.goalID] ?? []).sorted { $0.assetName < $1.assetName })
+        }
+        let status = summarize(month: record.month, state: .executing, startedAt: start, completedAt: nil, display: display, goals: goals,
+                               trail: &trail, warnings: rates.warnings)
+        progressCache.store(recordID: record.id, counter: counter, displayCurrency: display, rates: rates.table, status: status)
+        return status
+    }
+
+    private func frozenStatus(record: ExecutionRecord, data: CompletedExecutionData, display: Currency) -> MonthStatus {
+        let frozen = data.rates.compactMap { rate in
+            Decimal(string: rate.rate).map { ExchangeRate(pair: CurrencyPair(base: rate.base, quote: rate.quote), rate: $0, fetchedAt: rate.fetchedAt, provider: rate.provider) }
+        }
+        var trail = ConversionTrail(table: RateTable(rates: frozen, now: data.completedAt, maxAgeSeconds: Int64.max / 2))
+        let partsByGoal = Dictionary(grouping: data.contributions, by: \.goalID)
+        let goals = data.goals.map { goal in
+            let figures = GoalMonthFigures(planned: goal.planned, contributed: goal.contributed)
+            let parts = (partsByGoal[goal.goalID] ?? []).map { part in
+                MonthStatus.AssetPart(
+                    assetID: part.assetID, assetName: part.assetName, assetCurrency: part.assetCurrency,
+                    contribution: ProgressCalculator.Contribution(fundedAtStart: 0, fundedAtEnd: part.amount,
+                                                                  fromTransactions: part.fromTransactions, fromReallocations: part.fromReallocations),
+                    converted: part.converted)
+            }
+            return MonthStatus.GoalLine(goalID: goal.goalID, name: goal.name, currency: goal.currency, figures: figures,
+                                        remainingDisplay: trail.convert(figures.remaining, from: goal.currency, to: display), parts: parts)
+        }
+        return summarize(month: record.month, state: .closed, startedAt: data.startedAt, completedAt: data.completedAt, display: display,
+                         goals: goals, trail: &trail, warnings: [])
+    }
+
+    private func summarize(month: MonthLabel, state: ExecutionState, startedAt: Instant?, completedAt: Instant?, display: Currency,
+                           goals: [MonthStatus.GoalLine], trail: inout ConversionTrail, warnings: [String]) -> MonthStatus {
+        let planned = trail.total(goals.map { ($0.figures.planned, $0.currency) }, in: display)
+        let contributed = trail.total(goals.map { ($0.figures.contributed, $0.currency) }, in: display)
+        let remaining = trail.total(goals.map { ($0.figures.remaining, $0.currency) }, in: display)
+        var warnings = warnings
+        if !trail.missing.isEmpty {
+            warnings.append("no exchange rate for \(trail.missing.map(\.description).sorted().joined(separator: ", ")): those amounts are left out of converted figures")
+        }
+        return MonthStatus(month: month, state: state, startedAt: startedAt, completedAt: completedAt, displayCurrency: display,
+                           goals: goals, plannedDisplay: planned, contributedDisplay: contributed, remainingDisplay: remaining,
+                           ratesAsOf: trail.asOf, ratesStale: trail.stale, missingRates: trail.missing.sorted(), warnings: warnings)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import WalletWatchCore
+import WalletWatchSources
+import WalletWatchStore
+
+/// Rates as an operation needs them, with what the user should be told about them.
+public struct RateState: Sendable {
+    public let table: RateTable
+    /// Rates could not be refreshed (they may be stale or missing).
+    public let warnings: [String]
+}
+
+extension Engine {
+    /// When to ask the rate provider.
+    public enum RateRefresh: Sendable {
+        /// Only when a needed pair is missing or older than `max_age_seconds`.
+        case ifNeeded
+        /// Always (`rates --refresh`).
+        case always
+        /// Never: stored rates only (views that redraw often).
+        case never
+    }
+
+    /// The stored rates, refreshed first when `needed` pairs are missing or stale (or always).
+    /// A failed refresh leaves the stored rates in use and says so.
+    public func rates(for needed: Set<CurrencyPair> = [], refresh: RateRefresh = .ifNeeded) async -> RateState {
+        let now = clock.now
+        let maxAge = Int64(config.rates.maxAgeSeconds)
+        let stored = (try? database.latestRates()) ?? []
+        let table = RateTable(rates: stored, now: now, maxAgeSeconds: maxAge)
+        let wanted = needed.filter { $0.base != $0.quote }
+        let mustRefresh = switch refresh {
+        case .always: true
+        case .never: false
+        case .ifNeeded: wanted.contains { pair in table.quote(from: pair.base, to: pair.quote).map(\.stale) ?? true }
+        }
+        guard mustRefresh else { return RateState(table: table, warnings: []) }
+        do {
+            try await refreshRates(including: Set(wanted.flatMap { [$0.base, $0.quote] }))
+            let fresh = RateTable(rates: try database.latestRates(), now: now, maxAgeSeconds: maxAge)
+            let missing = wanted.filter { fresh.quote(from: $0.base, to: $0.quote) == nil }.map(\.description).sorted()
+            return RateState(table: fresh, warnings: missing.isEmpty ? [] : ["no exchange rate for \(missing.joined(separator: ", ")) from the \(config.rates.provider.rawValue) provider"])
+        } catch {
+            let reason = (error as? any Classified)?.description ?? String(describing: error)
+            let oldest = stored.map(\.fetchedAt).min()
+            let age = oldest.map { "stored rates from \(Engine.describeAge(now.seconds(since: $0))) ago are used" } ?? "no rates are stored"
+            logger.warning("rates refresh failed: \(reason)")
+            return RateState(table: table, warnings: ["exchange rates could not be refreshed (\(reason)); \(age)"])
+        }
+    }
+
+    /// Asks the configured provider for BTC prices in the configured currencies plus `extra`
+    /// ones, and stores them (latest per pair, appended to the history).
+    @discardableResult
+    public func refreshRates(including extra: Set<Currency> = []) async throws -> [ExchangeRate] {
+        let now = clock.now
+        var currencies = config.rates.currencies
+        for currency in ([try displayCurrency()] + extra.sorted()) where currency != .btc && !currencies.contains(currency) {
+            currencies.append(currency)
+        }
+        let rates: [ExchangeRate]
+        switch config.rates.provider {
+        case .static:
+            rates = config.rates.staticRates.sorted { $0.key < $1.key }.map {
+                ExchangeRate(pair: $0.key, rate: $0.value, fetchedAt: now, provider: "static")
+            }
+        case .coingecko:
+            rates = try await CoinGeckoClient(baseURL: config.rates.url, http: http).prices(in: currencies, now: now)
+        case .mempool:
+            rates = try await MempoolPriceClient(baseURL: config.rates.url, http: http).prices(in: currencies, now: now)
+        }
+        try await database.saveRates(rates)
+        return rates
+    }
+}

@@ -1,0 +1,290 @@
+import Foundation
+import GRDB
+import WalletWatchCore
+
+/// What the progress calculator reads about one asset, taken in one consistent snapshot.
+public struct AssetProgressData: Hashable, Sendable {
+    public let asset: Asset
+    public let balanceNow: Int64
+    public let movements: [ProgressCalculator.Movement]
+    public let changes: [ProgressCalculator.TargetChange]
+    public let currentTargets: [Int64: Int64]
+}
+
+extension AppDatabase {
+    // MARK: - Records
+
+    /// The record of `month`, if any.
+    public func executionRecord(for month: MonthLabel) throws -> ExecutionRecord? {
+        try read { db in try Self.record(db, month: month) }
+    }
+
+    /// The month being executed, if any.
+    public func executingRecord() throws -> ExecutionRecord? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM execution_records WHERE status = 'executing'").map(Self.record)
+        }
+    }
+
+    /// The plans and targets frozen when the month started.
+    public func snapshot(recordID: Int64) throws -> ExecutionSnapshotData? {
+        try read { db in try Self.snapshot(db, recordID: recordID) }
+    }
+
+    /// The frozen figures of a closed month.
+    public func completedExecution(recordID: Int64) throws -> CompletedExecutionData? {
+        try read { db in try Self.completed(db, recordID: recordID) }
+    }
+
+    /// Every closed month with its frozen figures, newest first.
+    public func closedMonths() throws -> [(ExecutionRecord, CompletedExecutionData)] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM execution_records WHERE status = 'closed' ORDER BY month_label DESC").compactMap { row in
+                let record = try Self.record(row)
+                return try Self.completed(db, recordID: record.id).map { (record, $0) }
+            }
+        }
+    }
+
+    // MARK: - Plans
+
+    /// The custom amounts and skips set for a month.
+    public func planOverrides(for month: MonthLabel) throws -> [Int64: PlanOverride] {
+        try read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT * FROM monthly_plans WHERE month_label = ?", arguments: [month]).map {
+                let override = PlanOverride(goalID: try $0.decode(forColumn: "goal_id"), custom: try $0.decode(forColumn: "custom_amount"),
+                                            skipped: try $0.decode(forColumn: "skipped"))
+                return (override.goalID, override)
+            })
+        }
+    }
+
+    /// Sets a goal's custom amount or skip for a month; `custom: nil, skipped: false` resets it.
+    /// Refused once the month has started: its plan is frozen.
+    public func setPlan(month: MonthLabel, goalName: String, custom: Int64?, skipped: Bool) throws -> Goal {
+        try write { db in
+            if let record = try Self.record(db, month: month), record.state != .draft {
+                throw Refusal("the plan of \(month) is frozen: the month is \(record.state.rawValue); `walletwatch month undo-start` reopens it while possible")
+            }
+            let goal = try Self.findGoal(db, named: goalName)
+            guard goal.status == .active else {
+                throw Refusal("goal '\(goal.name)' is \(goal.status.rawValue); only active goals are planned")
+            }
+            if custom == nil && !skipped {
+                try db.execute(sql: "DELETE FROM monthly_plans WHERE month_label = ? AND goal_id = ?", arguments: [month, goal.id!])
+            } else {
+                try db.execute(sql: """
+                    INSERT INTO monthly_plans (month_label, goal_id, custom_amount, skipped) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(month_label, goal_id) DO UPDATE SET custom_amount = excluded.custom_amount, skipped = excluded.skipped
+                    """, arguments: [month, goal.id!, custom, skipped])
+            }
+            try Self.bumpChangeCounter(db)
+            return goal
+        }
+    }
+
+    // MARK: - The cycle
+
+    /// Starts tracking `month` at `startedAt`: freezes the plans and the targets at the start
+    /// (from the history, so that later back-dated rows do not move the baseline).
+    public func startExecution(month: MonthLabel, startedAt: Instant, canUndoUntil: Instant,
+                               snapshot makeSnapshot: @Sendable ([ExecutionSnapshotData.Target]) throws -> ExecutionSnapshotData) throws -> ExecutionRecord {
+        try write { db in
+            if let executing = try Row.fetchOne(db, sql: "SELECT * FROM execution_records WHERE status = 'executing'").map(Self.record) {
+                throw Refusal(executing.month == month
+                    ? "\(month) is already executing since \(executing.startedAt?.iso8601 ?? "?")"
+                    : "\(executing.month) is still executing; complete it (`walletwatch month complete`) before starting \(month)")
+            }
+            if let existing = try Self.record(db, month: month), existing.state == .closed {
+                throw Refusal("\(month) is already closed; `walletwatch month undo-complete` reopens it while possible")
+            }
+            let snapshot = try makeSnapshot(try Self.targets(db, at: startedAt))
+            let goalIDs = snapshot.goals.map(\.goalID)
+            try db.execute(sql: """
+                INSERT INTO execution_records (month_label, status, started_at, completed_at, can_undo_until, goal_ids)
+                VALUES (?, 'executing', ?, NULL, ?, ?)
+                ON CONFLICT(month_label) DO UPDATE SET status = 'executing', started_at = excluded.started_at,
+                    completed_at = NULL, can_undo_until = excluded.can_undo_until, goal_ids = excluded.goal_ids
+                """, arguments: [month, startedAt, canUndoUntil, try Self.json(goalIDs)])
+            let record = try Self.record(db, month: month)!
+            try db.execute(sql: """
+                INSERT INTO execution_snapshots (record_id, captured_at, display_currency, goals, targets, total_planned_display)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT(record_id) DO UPDATE SET captured_at = excluded.captured_at, display_currency = excluded.display_currency,
+                    goals = excluded.goals, targets = excluded.targets, total_planned_display = excluded.total_planned_display
+                """, arguments: [record.id, snapshot.capturedAt, snapshot.displayCurrency, try Self.json(snapshot.goals),
+                                 try Self.json(snapshot.targets), snapshot.totalPlannedDisplay])
+            for goal in snapshot.goals {
+                try db.execute(sql: """
+                    INSERT INTO monthly_plans (month_label, goal_id, required, custom_amount, skipped) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(month_label, goal_id) DO UPDATE SET required = excluded.required
+                    """, arguments: [month, goal.goalID, goal.required, goal.custom, goal.skipped])
+            }
+            try Self.bumpChangeCounter(db)
+            return record
+        }
+    }
+
+    /// Returns an executing month to draft, within its grace period.
+    public func undoStart(month: MonthLabel, now: Instant) throws -> ExecutionRecord {
+        try write { db in
+            let record = try Self.requireRecord(db, month: month, state: .executing, action: "undo-start")
+            try Self.requireWithinGrace(record, now: now, action: "undo-start")
+            try db.execute(sql: "DELETE FROM execution_snapshots WHERE record_id = ?", arguments: [record.id])
+            try db.execute(sql: """
+                UPDATE execution_records SET status = 'draft', started_at = NULL, can_undo_until = NULL, goal_ids = '[]' WHERE id = ?
+                """, arguments: [record.id])
+            try Self.bumpChangeCounter(db)
+            return try Self.record(db, month: month)!
+        }
+    }
+
+    /// Closes an executing month, freezing its figures.
+    public func completeExecution(month: MonthLabel, data: CompletedExecutionData, canUndoUntil: Instant) throws -> ExecutionRecord {
+        try write { db in
+            let record = try Self.requireRecord(db, month: month, state: .executing, action: "complete")
+            try db.execute(sql: """
+                INSERT INTO completed_executions (record_id, month_label, completed_at, goals, contributions, rates) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [record.id, month, data.completedAt, try Self.json(data.goals), try Self.json(data.contributions),
+                                 try Self.json(FrozenRates(displayCurrency: data.displayCurrency, rates: data.rates))])
+            try db.execute(sql: "UPDATE execution_records SET status = 'closed', completed_at = ?, can_undo_until = ? WHERE id = ?",
+                           arguments: [data.completedAt, canUndoUntil, record.id])
+            try Self.bumpChangeCounter(db)
+            return try Self.record(db, month: month)!
+        }
+    }
+
+    /// Reopens a closed month (executing again), within its grace period. The start's own
+    /// undo window is measured from the start again (`startGraceUntil`).
+    public func undoComplete(month: MonthLabel, now: Instant, startGraceUntil: Instant) throws -> ExecutionRecord {
+        try write { db in
+            let record = try Self.requireRecord(db, month: month, state: .closed, action: "undo-complete")
+            try Self.requireWithinGrace(record, now: now, action: "undo-complete")
+            if let executing = try Row.fetchOne(db, sql: "SELECT * FROM execution_records WHERE status = 'executing'").map(Self.record) {
+                throw Refusal("\(executing.month) is executing; only one month can be executing, so \(month) cannot be reopened")
+            }
+            try db.execute(sql: "DELETE FROM completed_executions WHERE record_id = ?", arguments: [record.id])
+            try db.execute(sql: "UPDATE execution_records SET status = 'executing', completed_at = NULL, can_undo_until = ? WHERE id = ?",
+                           arguments: [startGraceUntil, record.id])
+            try Self.bumpChangeCounter(db)
+            return try Self.record(db, month: month)!
+        }
+    }
+
+    // MARK: - Calculator inputs
+
+    /// Everything the calculator needs for an execution that started at `start`, observed at
+    /// `now`, read in one snapshot. Transactions are read per asset through the (asset, date)
+    /// index and history rows through the timestamp index, so the cost follows the month, not
+    /// the length of the history.
+    public func progressData(start: Instant, now: Instant) throws -> [AssetProgressData] {
+        try read { db in
+            let balances = try Self.balances(db)
+            let movementsStatement = try db.cachedStatement(sql: """
+                SELECT amount, date FROM transactions WHERE asset_id = ? AND date >= ? AND date <= ? AND status = 'confirmed'
+                ORDER BY date
+                """)
+            let changes = try Dictionary(grouping: Row.fetchAll(db, sql: """
+                SELECT asset_id, goal_id, amount, timestamp FROM allocation_history WHERE timestamp > ? AND timestamp <= ?
+                ORDER BY timestamp, created_at, id
+                """, arguments: [start, now]), by: { try! $0.decode(Int64.self, forColumn: "asset_id") })
+            let current = try Dictionary(grouping: AllocationRow.fetchAll(db), by: \.assetID)
+            return try Asset.order(Column("id")).fetchAll(db).map { asset in
+                let id = asset.id!
+                let movements = try Row.fetchAll(movementsStatement, arguments: [id, start, now]).map {
+                    ProgressCalculator.Movement(amount: try $0.decode(forColumn: "amount"), date: try $0.decode(forColumn: "date"))
+                }
+                return AssetProgressData(
+                    asset: asset, balanceNow: balances[id]?.counted ?? 0, movements: movements,
+                    changes: try (changes[id] ?? []).map {
+                        .init(goalID: try $0.decode(forColumn: "goal_id"), amount: try $0.decode(forColumn: "amount"),
+                              timestamp: try $0.decode(forColumn: "timestamp"))
+                    },
+                    currentTargets: Dictionary(uniqueKeysWithValues: (current[id] ?? []).map { ($0.goalID, $0.amount) }))
+            }
+        }
+    }
+
+    /// The targets of every (asset, goal) pair with history at or before `instant`.
+    static func targets(_ db: Database, at instant: Instant) throws -> [ExecutionSnapshotData.Target] {
+        try Row.fetchAll(db, sql: """
+            SELECT h.asset_id, h.goal_id, h.amount FROM allocation_history h
+            WHERE h.id = (SELECT l.id FROM allocation_history l WHERE l.asset_id = h.asset_id AND l.goal_id = h.goal_id
+                          AND l.timestamp <= ? ORDER BY l.timestamp DESC, l.created_at DESC, l.id DESC LIMIT 1)
+            ORDER BY h.asset_id, h.goal_id
+            """, arguments: [instant]).map {
+            .init(assetID: try $0.decode(forColumn: "asset_id"), goalID: try $0.decode(forColumn: "goal_id"),
+                  amount: try $0.decode(forColumn: "amount"))
+        }
+    }
+
+    // MARK: - Helpers
+
+    static func record(_ db: Database, month: MonthLabel) throws -> ExecutionRecord? {
+        try Row.fetchOne(db, sql: "SELECT * FROM execution_records WHERE month_label = ?", arguments: [month]).map(record)
+    }
+
+    static func record(_ row: Row) throws -> ExecutionRecord {
+        let goalIDs: String = try row.decode(forColumn: "goal_ids")
+        return ExecutionRecord(
+            id: try row.decode(forColumn: "id"), month: try row.decode(forColumn: "month_label"),
+            state: ExecutionState(rawValue: try row.decode(forColumn: "status")) ?? .draft,
+            startedAt: try row.decode(forColumn: "started_at"), completedAt: try row.decode(forColumn: "completed_at"),
+            canUndoUntil: try row.decode(forColumn: "can_undo_until"),
+            goalIDs: (try? JSONDecoder().decode([Int64].self, from: Data(goalIDs.utf8))) ?? [])
+    }
+
+    static func requireRecord(_ db: Database, month: MonthLabel, state: ExecutionState, action: String) throws -> ExecutionRecord {
+        let record = try record(db, month: month)
+        guard let record, record.state == state else {
+            throw Refusal("cannot \(action) \(month): the month is \(record?.state.rawValue ?? "draft")\(state == .executing ? " (not executing)" : " (not closed)")")
+        }
+        return record
+    }
+
+    static func requireWithinGrace(_ record: ExecutionRecord, now: Instant, action: String) throws {
+        guard let until = record.canUndoUntil, now <= until else {
+            throw Refusal("\(action) of \(record.month) was possible until \(record.canUndoUntil?.iso8601 ?? "its start")")
+        }
+    }
+
+    static func snapshot(_ db: Database, recordID: Int64) throws -> ExecutionSnapshotData? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM execution_snapshots WHERE record_id = ?", arguments: [recordID]) else {
+            return nil
+        }
+        return ExecutionSnapshotData(
+            capturedAt: try row.decode(forColumn: "captured_at"), displayCurrency: try row.decode(forColumn: "display_currency"),
+            goals: try decodeJSON(row.decode(forColumn: "goals")), targets: try decodeJSON(row.decode(forColumn: "targets")),
+            totalPlannedDisplay: try row.decode(forColumn: "total_planned_display"))
+    }
+
+    static func completed(_ db: Database, recordID: Int64) throws -> CompletedExecutionData? {
+        let sql = "SELECT c.*, r.started_at FROM completed_executions c JOIN execution_records r ON r.id = c.record_id WHERE c.record_id = ?"
+        guard let row = try Row.fetchOne(db, sql: sql, arguments: [recordID]) else { return nil }
+        let rates: FrozenRates = try decodeJSON(row.decode(forColumn: "rates"))
+        return CompletedExecutionData(
+            month: try row.decode(forColumn: "month_label"), startedAt: try row.decode(forColumn: "started_at"),
+            completedAt: try row.decode(forColumn: "completed_at"), displayCurrency: rates.displayCurrency,
+            goals: try decodeJSON(row.decode(forColumn: "goals")), contributions: try decodeJSON(row.decode(forColumn: "contributions")),
+            rates: rates.rates)
+    }
+
+    /// The `rates` column of a completed execution: the rates used and the display currency.
+    struct FrozenRates: Codable {
+        let displayCurrency: Currency
+        let rates: [CompletedExecutionData.FrozenRate]
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func decodeJSON<T: Decodable>(_ text: String) throws -> T {
+        let decoder = JSONDecoder()
+        do { return try decoder.decode(T.self, from: Data(text.utf8)) } catch {
+            throw StoreError.corrupt("a frozen month snapshot (\(error))")
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import WalletWatchCore
+
+extension AppDatabase {
+    /// Stores fetched rates as the latest of their pairs and appends them to the history.
+    /// Rates do not move the change counter: cached figures follow rates by their own rule
+    /// (dropped when a rate moves by more than 1%).
+    public func saveRates(_ rates: [ExchangeRate]) async throws {
+        try await write { db in
+            for rate in rates {
+                let arguments: StatementArguments = [rate.pair.base, rate.pair.quote, "\(rate.rate)", rate.fetchedAt, rate.provider]
+                try db.execute(sql: """
+                    INSERT INTO exchange_rates (base, quote, rate, fetched_at, provider) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(base, quote) DO UPDATE SET rate = excluded.rate, fetched_at = excluded.fetched_at,
+                        provider = excluded.provider
+                    """, arguments: arguments)
+                try db.execute(sql: "INSERT INTO rate_history (base, quote, rate, fetched_at, provider) VALUES (?, ?, ?, ?, ?)",
+                               arguments: arguments)
+            }
+        }
+    }
+
+    /// The latest rate of every pair.
+    public func latestRates() throws -> [ExchangeRate] {
+        try read { db in try Self.latestRates(db) }
+    }
+
+    static func latestRates(_ db: Database) throws -> [ExchangeRate] {
+        try Row.fetchAll(db, sql: "SELECT * FROM exchange_rates ORDER BY base, quote").map { row in
+            let text: String = try row.decode(forColumn: "rate")
+            guard let rate = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+                throw StoreError.corrupt("exchange rate '\(text)'")
+            }
+            return ExchangeRate(pair: CurrencyPair(base: try row.decode(forColumn: "base"), quote: try row.decode(forColumn: "quote")),
+                                rate: rate, fetchedAt: try row.decode(forColumn: "fetched_at"), provider: try row.decode(forColumn: "provider"))
+        }
+    }
+}
+
+extension AppDatabase {
+    /// The value of a setting, or nil.
+    public func setting(_ key: String) throws -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]) }
+    }
+
+    /// Every setting that is set.
+    public func settings() throws -> [String: String] {
+        try read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM settings").map {
+                (try $0.decode(String.self, forColumn: "key"), try $0.decode(String.self, forColumn: "value"))
+            })
+        }
+    }
+
+    /// Sets (or, with nil, removes) a setting.
+    public func setSetting(_ key: String, _ value: String?) throws {
+        try write { db in
+            if let value {
+                try db.execute(sql: "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                               arguments: [key, value])
+            } else {
+                try db.execute(sql: "DELETE FROM settings WHERE key = ?", arguments: [key])
+            }
+            try Self.bumpChangeCounter(db)
+        }
+    }
+}

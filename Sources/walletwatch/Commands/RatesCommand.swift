@@ -1,0 +1,118 @@
+import ArgumentParser
+import WalletWatchCore
+import WalletWatchEngine
+
+struct RatesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rates",
+        abstract: "Show the exchange rates walletwatch converts with.",
+        discussion: """
+            Rates come from the [rates] provider (coingecko, mempool or static) as BTC prices;
+            other pairs are derived (inverse, or through BTC). Rates older than max_age_seconds
+            are refreshed before use when the provider answers, and used marked stale when it
+            does not. A missing rate is never taken as zero.
+
+            Examples:
+              walletwatch rates
+              walletwatch rates --refresh --json
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Ask the provider now.") var refresh = false
+    @OptionGroup var output: JSONOption
+
+    func run() async throws {
+        let context = try CommandContext.load(global)
+        let engine = context.engine
+        let configured = Set(try [engine.displayCurrency()] + engine.config.rates.currencies)
+            .filter { $0 != .btc }.map { CurrencyPair(base: .btc, quote: $0) }
+        let state = await engine.rates(for: Set(configured), refresh: refresh ? .always : .ifNeeded)
+        for warning in state.warnings { Output.warning(warning) }
+        if refresh && !state.warnings.isEmpty && state.table.rates.isEmpty { throw ExitCode(1) }
+        if output.json {
+            Output.json(RatesDocument.json(state.table))
+            return
+        }
+        guard !state.table.rates.isEmpty else {
+            Output.line("no rates stored yet; `walletwatch rates --refresh` asks the \(engine.config.rates.provider.rawValue) provider")
+            return
+        }
+        var table = TextTable([.init("PAIR"), .init("RATE", .right), .init("FETCHED"), .init("PROVIDER"), .init("STALE")])
+        for rate in state.table.rates.values.sorted(by: { $0.pair < $1.pair }) {
+            table.add([rate.pair.description, "\(rate.rate)", Display.time(rate.fetchedAt, engine.displayTimeZone), rate.provider,
+                       state.table.now.seconds(since: rate.fetchedAt) > state.table.maxAgeSeconds ? "yes" : "no"])
+        }
+        Output.line(table.render())
+    }
+}
+
+struct SettingsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settings",
+        abstract: "Show and change settings kept in the database.",
+        discussion: """
+            Keys: display_currency (month figures; default the first [rates] currency),
+            undo_grace_hours (how long month undo-start/undo-complete stay possible; default 24),
+            time_zone (tables; default the config's, else UTC), monthly_budget (optional).
+            """,
+        subcommands: [List.self, Get.self, Set.self, Unset.self],
+        defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List every setting with its value.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: JSONOption
+
+        func run() async throws {
+            let settings = try CommandContext.load(global).engine.settingsList()
+            if output.json {
+                Output.json(.object(settings.map { JSONValue.Member($0.key.rawValue, .string($0.value)) }))
+                return
+            }
+            var table = TextTable([.init("KEY"), .init("VALUE"), .init("")])
+            for setting in settings { table.add([setting.key.rawValue, setting.value ?? "-", setting.isDefault ? "(default)" : ""]) }
+            Output.line(table.render())
+        }
+    }
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print one setting.", discussion: "Example:\n  walletwatch settings get display_currency")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The key.") var key: String
+
+        func run() async throws {
+            Output.line(try CommandContext.load(global).engine.settingValue(key) ?? "")
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a setting.",
+            discussion: """
+                Examples:
+                  walletwatch settings set display_currency EUR
+                  walletwatch settings set undo_grace_hours 48
+                  walletwatch settings set time_zone Europe/Berlin
+                  walletwatch settings set monthly_budget "500 EUR"
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The key.") var key: String
+        @Argument(help: "The value.") var value: String
+
+        func run() async throws {
+            let stored = try CommandContext.load(global).engine.setSetting(key, value)
+            Output.line("\(key) = \(stored)")
+        }
+    }
+
+    struct Unset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Return a setting to its default.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The key.") var key: String
+
+        func run() async throws {
+            try CommandContext.load(global).engine.unsetSetting(key)
+            Output.line("\(key) is back to its default")
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The month cycle end to end, checked against figures computed by hand.
+///
+/// Rates (static): BTC/USD 65000, BTC/EUR 60000, so EUR->USD = 65000/60000 = 13/12.
+/// Display currency USD.
+///   Cash (USD, manual, shared): 1000.00 on Oct 15; House 600.00, Trip 300.00.
+///   Stack (BTC, manual, dedicated to House): 0.1 BTC on Oct 15; House 100%.
+///   House: USD 10000 by 2027-06-30. Trip: EUR 2000 by 2026-12-31.
+/// Plans at the start (Nov 2):
+///   House funded = 600 + 0.1 x 65000 = 7100 USD; (10000 - 7100) / 8 months = 362.50 USD.
+///   Trip funded = 300 USD = 300 x 12/13 = 276.923 -> 276.92 EUR; (2000 - 276.92) / 2 = 861.54 EUR.
+/// During November:
+///   Nov 9: +0.01 BTC on Stack; Rule 1 raises House's target; contribution 0.01 BTC = 650.00 USD.
+///   Nov 10: Cash reallocated to House 500, Trip 400: House -100.00 USD, Trip +100.00 USD.
+/// So: House contributed 550.00 USD (remaining 0); Trip 100 USD x 12/13 = 92.3077 -> 92.31 EUR,
+///   remaining 769.23 EUR = 769.23 x 13/12 = 833.3325 -> 833.33 USD.
+/// Totals (USD): planned 362.50 + 861.54 x 13/12 (= 933.335 -> 933.34) = 1295.84;
+///   contributed 550.00 + 92.31 x 13/12 (= 100.0025 -> 100.00) = 650.00; remaining 833.33.
+@Suite("CLI: the month, computed by hand")
+struct MonthCLITests {
+    let folder = TemporaryDirectory("walletwatch-month")
+
+    func cli(_ now: String) -> CLIRunner { CLIRunner(folder: folder, now: now) }
+
+    func writeConfig(usd: String = "65000", eur: String = "60000") {
+        folder.write("walletwatch.toml", """
+            [rates]
+            provider = "static"
+            currencies = ["USD", "EUR"]
+            [rates.static]
+            "BTC/USD" = "\(usd)"
+            "BTC/EUR" = "\(eur)"
+            """)
+    }
+
+    func setUpMonth(beforeStart: (CLIRunner) throws -> Void = { _ in }) throws {
+        writeConfig()
+        let october = cli("2026-11-01T08:00:00Z")
+        for arguments in [
+            ["asset", "add", "Cash", "--currency", "USD"], ["asset", "add", "Stack", "--currency", "BTC"],
+            ["goal", "add", "House", "--currency", "USD", "--target", "10000", "--deadline", "2027-06-30"],
+            ["goal", "add", "Trip", "--currency", "EUR", "--target", "2000", "--deadline", "2026-12-31"],
+            ["tx", "add", "Cash", "1000", "--date", "2026-10-15T00:00:00Z"], ["tx", "add", "Stack", "0.1", "--date", "2026-10-15T00:00:00Z"],
+            ["allocate", "Cash", "House=600", "Trip=300"], ["allocate", "Stack", "House=100%"],
+        ] {
+            let result = try october.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        let plan = try #require(try october.run("month", "plan", "--json").objects)
+        #expect(plan.map { $0["required"] as? Int } == [36250, 86154])
+        try beforeStart(october)
+        #expect(try cli("2026-11-02T08:00:00Z").run("month", "start").status == 0)
+        let later = cli("2026-11-10T08:00:00Z")
+        #expect(try later.run("tx", "add", "Stack", "0.01", "--date", "2026-11-09T00:00:00Z").status == 0)
+        #expect(try later.run("allocate", "Cash", "House=500", "Trip=400").status == 0)
+    }
+
+    @Test("contributions, remaining and totals match the hand computation to the minor unit")
+    func status() throws {
+        try setUpMonth()
+        let result = try cli("2026-11-10T08:00:00Z").run("month", "status", "--json")
+        #expect(result.status == 0, "\(result.stderr)")
+        let status = try #require(result.object)
+        #expect(status["month"] as? String == "2026-11")
+        #expect(status["state"] as? String == "executing")
+        #expect(status["started_at"] as? String == "2026-11-02T08:00:00.000Z")
+        #expect(status["display_currency"] as? String == "USD")
+        let goals = try #require(status["goals"] as? [[String: Any]])
+        #expect(goals.map { $0["goal"] as? String } == ["House", "Trip"])
+        #expect(goals.map { $0["planned"] as? Int } == [36250, 86154])
+        #expect(goals.map { $0["contributed"] as? Int } == [55000, 9231])
+        #expect(goals.map { $0["remaining"] as? Int } == [0, 76923])
+        #expect(goals.map { $0["remaining_display"] as? Int } == [0, 83333])
+        #expect(goals.map { $0["closed"] as? Bool } == [true, false])
+        let total = try #require(status["total"] as? [String: Any])
+        #expect(total["planned_display"] as? Int == 129584)
+        #expect(total["contributed_display"] as? Int == 65000)
+        #expect(total["remaining_display"] as? Int == 83333)
+        let rates = try #require(status["rates"] as? [String: Any])
+        #expect(rates["stale"] as? Bool == false)
+        #expect((rates["missing"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test("close-goal: a deposit for a dedicated asset, a clamped allocation for a shared one, none once closed")
+    func closeGoal() throws {
+        try setUpMonth()
+        let later = cli("2026-11-10T08:00:00Z")
+        // Trip's remaining 769.23 EUR is 833.33 USD; Cash has 100.00 USD unallocated: cut to that.
+        let trip = try #require(try later.run("month", "close-goal", "Trip", "--asset", "Cash", "--json").object)
+        #expect(trip["action"] as? String == "allocate")
+        #expect(trip["remaining"] as? Int == 76923)
+        #expect(trip["remaining_display"] as? Int == 83333)
+        #expect(trip["amount"] as? Int == 10000)
+        #expect(trip["clamped"] as? Bool == true)
+        #expect((trip["allocations"] as? [String: Any])?["Trip"] as? Int == 50000)
+        #expect((trip["warning"] as? String)?.contains("unallocated") == true)
+        // House is closed for the month.
+        let house = try #require(try later.run("month", "close-goal", "House", "--asset", "Stack", "--json").object)
+        #expect(house["action"] as? String == "none")
+        // A dedicated asset: a new goal funded only by a new asset gets a deposit in BTC.
+        let applied = try later.run("month", "close-goal", "Trip", "--asset", "Cash", "--apply", "--json")
+        #expect(applied.status == 0)
+        let status = try #require(try later.run("month", "status", "--json").object)
+        let goals = try #require(status["goals"] as? [[String: Any]])
+        // +100 USD more to Trip: 200 USD x 12/13 = 184.615 -> 184.62 EUR.
+        #expect(goals.last?["contributed"] as? Int == 18462)
+    }
+
+    @Test("a deposit suggestion is converted into the dedicated asset's currency; a frozen plan refuses changes")
+    func deposit() throws {
+        // House planned 2000.00 instead of 362.50: 2000 - 550 = 1450.00 USD remain, which is
+        // 1450 / 65000 BTC = 0.022307692307... -> 2230769 sat.
+        try setUpMonth { october in _ = try october.run("month", "plan", "set", "House", "2000") }
+        let later = cli("2026-11-10T09:00:00Z")
+        #expect(try later.run("month", "plan", "set", "House", "1200").status == 65, "November's plan is frozen")
+        let suggestion = try #require(try later.run("month", "close-goal", "House", "--asset", "Stack", "--json").object)
+        #expect(suggestion["action"] as? String == "deposit")
+        #expect(suggestion["remaining"] as? Int == 145_000)
+        #expect(suggestion["asset_currency"] as? String == "BTC")
+        #expect(suggestion["amount"] as? Int == 2_230_769)
+        #expect(suggestion["allocations"] is NSNull)
+        // Applied on the manual asset: recorded as a deposit, Rule 1 sends it to House.
+        #expect(try later.run("month", "close-goal", "House", "--asset", "Stack", "--apply").status == 0)
+        let status = try #require(try cli("2026-11-10T09:00:01Z").run("month", "status", "--json").object)
+        let house = try #require((status["goals"] as? [[String: Any]])?.first)
+        // 0.02230769 BTC x 65000 = 1449.99985 -> 1450.00 USD more: 550.00 + 1450.00.
+        #expect(house["contributed"] as? Int == 200_000)
+        #expect(house["remaining"] as? Int == 0)
+    }
+
+    @Test("complete freezes the figures: later rate changes do not move them; undo after the grace window exits 65 naming until when")
+    func completeAndUndo() throws {
+        try setUpMonth()
+        let completed = try cli("2026-11-30T20:00:00Z").run("month", "complete", "--json")
+        #expect(completed.status == 0, "\(completed.stderr)")
+        writeConfig(usd: "90000", eur: "50000")
+        let frozen = try #require(try cli("2026-12-01T10:00:00Z").run("month", "status", "--month", "2026-11", "--json").object)
+        #expect(frozen["state"] as? String == "closed")
+        #expect((frozen["total"] as? [String: Any])?["planned_display"] as? Int == 129584)
+        #expect((frozen["total"] as? [String: Any])?["remaining_display"] as? Int == 83333)
+        #expect((frozen["goals"] as? [[String: Any]])?.map { $0["contributed"] as? Int } == [55000, 9231])
+        let history = try #require(try cli("2026-12-01T10:00:00Z").run("month", "history", "--json").objects)
+        #expect(history.first?["month"] as? String == "2026-11")
+        let late = try cli("2026-12-02T20:00:01Z").run("month", "undo-complete")
+        #expect(late.status == 65)
+        #expect(late.stderr.contains("possible until 2026-12-01T20:00:00.000Z"), "\(late.stderr)")
+        #expect(try cli("2026-12-01T19:00:00Z").run("month", "undo-complete").status == 0)
+        let lateStart = try cli("2026-12-01T19:00:00Z").run("month", "undo-start")
+        #expect(lateStart.status == 65)
+        #expect(lateStart.stderr.contains("possible until"))
+    }
+
+    @Test("the month must be executing for close-goal; only one month executes at a time")
+    func states() throws {
+        writeConfig()
+        let now = cli("2026-11-05T08:00:00Z")
+        try now.run("goal", "add", "House", "--currency", "USD", "--target", "100", "--deadline", "2026-12-31")
+        let draft = try now.run("month", "close-goal", "House")
+        #expect(draft.status == 65)
+        #expect(draft.stderr.contains("draft"))
+        #expect(try now.run("month", "start").status == 0)
+        #expect(try now.run("month", "start").status == 65)
+        let december = try cli("2026-12-02T08:00:00Z").run("month", "start")
+        #expect(december.status == 65)
+        #expect(december.stderr.contains("2026-11 is still executing"))
+    }
+}
