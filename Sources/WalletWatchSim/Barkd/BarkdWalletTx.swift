@@ -1,0 +1,153 @@
+/// barkd's `WalletTxInfo` (GET /api/v1/onchain/transactions): one transaction of the daemon's
+/// on-chain wallet. `onchain_fee_sat` is omitted when unknown; `confirmation` is `null` while
+/// the transaction is in the mempool.
+public struct BarkdWalletTx: Sendable, Hashable, Codable {
+    /// The transaction id.
+    public var txid: String
+    /// The raw transaction in hex; synthesised from the txid when a scenario leaves it out.
+    public var tx: String
+    /// `onchain_fee_sat` on the wire.
+    public var onchainFeeSat: Int64?
+    /// received - sent over wallet-owned outputs: positive in, negative out.
+    public var balanceChangeSat: Int64
+    /// `confirmation` on the wire.
+    public var confirmation: BarkdBlockRef?
+    /// `is_cpfp` on the wire.
+    public var isCpfp: Bool
+
+    /// A wallet transaction; no confirmation means it is in the mempool.
+    public init(
+        txid: String, tx: String? = nil, onchainFeeSat: Int64? = nil, balanceChangeSat: Int64,
+        confirmation: BarkdBlockRef? = nil, isCpfp: Bool = false
+    ) {
+        self.txid = txid
+        self.tx = tx ?? BarkdWalletTx.syntheticRawTransaction(txid: txid, amount: balanceChangeSat)
+        self.onchainFeeSat = onchainFeeSat
+        self.balanceChangeSat = balanceChangeSat
+        self.confirmation = confirmation
+        self.isCpfp = isCpfp
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case txid, tx, confirmation
+        case onchainFeeSat = "onchain_fee_sat", balanceChangeSat = "balance_change_sat", isCpfp = "is_cpfp"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            txid: try c.decode(String.self, forKey: .txid),
+            tx: try c.decodeIfPresent(String.self, forKey: .tx),
+            onchainFeeSat: try c.decodeIfPresent(Int64.self, forKey: .onchainFeeSat),
+            balanceChangeSat: try c.decode(Int64.self, forKey: .balanceChangeSat),
+            confirmation: try c.decodeIfPresent(BarkdBlockRef.self, forKey: .confirmation),
+            isCpfp: try c.decodeIfPresent(Bool.self, forKey: .isCpfp) ?? false)
+    }
+
+    public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
+
+    /// A plausible segwit transaction in hex (version 2, one input, two outputs); its bytes
+    /// are not a real transaction of that txid, which no client of this API checks.
+    static func syntheticRawTransaction(txid: String, amount: Int64) -> String {
+        var random = DeterministicRandom(seed: Fingerprint.of(txid))
+        var value = UInt64(max(0, amount.magnitude))
+        var amountHex = ""
+        for _ in 0..<8 {
+            amountHex += String(format2: UInt8(value & 0xFF))
+            value >>= 8
+        }
+        return "02000000000101" + random.hex(64) + "0100000000fdffffff02" + amountHex
+            + "160014" + random.hex(40) + random.hex(16) + "160014" + random.hex(40)
+            + "0247304402" + random.hex(136) + "0121" + random.hex(66) + "00000000"
+    }
+}
+
+extension BarkdWalletTx: JSONWritable {
+    func writeJSON(to out: inout JSONBuffer) {
+        out.beginObject()
+        out.field("txid", txid)
+        out.field("tx", tx)
+        out.field("onchain_fee_sat", omittable: onchainFeeSat)
+        out.field("balance_change_sat", balanceChangeSat)
+        out.key("confirmation")
+        if let confirmation { confirmation.writeJSON(to: &out) } else { out.null() }
+        out.field("is_cpfp", isCpfp)
+        out.endObject()
+    }
+}
+
+/// barkd's `BlockRef`: where a transaction was mined.
+public struct BarkdBlockRef: Sendable, Hashable, Codable, JSONWritable {
+    /// `height` on the wire.
+    public var height: Int
+    /// `hash` on the wire.
+    public var hash: String
+
+    /// A block reference; the hash defaults to the simulated chain's hash at that height.
+    public init(height: Int, hash: String? = nil) {
+        self.height = height
+        self.hash = hash ?? Fingerprint.blockHash(height: height)
+    }
+
+    private enum CodingKeys: String, CodingKey { case height, hash }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(height: try c.decode(Int.self, forKey: .height), hash: try c.decodeIfPresent(String.self, forKey: .hash))
+    }
+
+    public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
+
+    func writeJSON(to out: inout JSONBuffer) {
+        out.beginObject()
+        out.field("height", height)
+        out.field("hash", hash)
+        out.endObject()
+    }
+}
+
+/// barkd's `UtxoInfo` (GET /api/v1/onchain/utxos); `confirmation_height` is `null` when unconfirmed.
+public struct BarkdUtxo: Sendable, Hashable, Codable, JSONWritable {
+    /// `txid:vout`.
+    public var outpoint: String
+    /// `amount_sat` on the wire.
+    public var amountSat: Int64
+    /// `confirmation_height` on the wire.
+    public var confirmationHeight: Int?
+
+    /// A UTXO; no confirmation height means unconfirmed.
+    public init(outpoint: String, amountSat: Int64, confirmationHeight: Int? = nil) {
+        self.outpoint = outpoint
+        self.amountSat = amountSat
+        self.confirmationHeight = confirmationHeight
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case outpoint, amountSat = "amount_sat", confirmationHeight = "confirmation_height"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(outpoint: try c.decode(String.self, forKey: .outpoint),
+                  amountSat: try c.decode(Int64.self, forKey: .amountSat),
+                  confirmationHeight: try c.decodeIfPresent(Int.self, forKey: .confirmationHeight))
+    }
+
+    public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
+
+    func writeJSON(to out: inout JSONBuffer) {
+        out.beginObject()
+        out.field("outpoint", outpoint)
+        out.field("amount_sat", amountSat)
+        out.field("confirmation_height", nullable: confirmationHeight.map(Int64.init))
+        out.endObject()
+    }
+}
+
+extension String {
+    /// Two lowercase hex digits.
+    init(format2 byte: UInt8) {
+        let digits = Array("0123456789abcdef")
+        self = String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// The file in which `walletwatch-sim --port-file` publishes its port, written so that a reader
+/// polling for it never sees a partial number: a temporary file in the same folder, renamed.
+public enum PortFile {
+    /// Writes `port` followed by a newline to `path`, atomically.
+    public static func write(_ port: Int, to path: String) throws {
+        let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data("\(port)\n".utf8)) else {
+            throw SimulatorError(.invalid, "cannot write \(temporary)")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw SimulatorError(.invalid, "cannot rename \(temporary) to \(path): \(reason)")
+        }
+    }
+
+    /// The port in a port file, or nil when it is absent or not a port number yet.
+    public static func read(_ path: String) -> Int? {
+        guard let data = FileManager.default.contents(atPath: path),
+              let text = String(data: data, encoding: .utf8),
+              let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), (1...65535).contains(port)
+        else { return nil }
+        return port
+    }
+}

@@ -1,0 +1,100 @@
+import Hummingbird
+
+/// A running simulator of the APIs walletwatch polls, on one loopback port:
+/// barkd wallets under `/barkd/<wallet>`, Esplora under `/esplora`, CoinGecko under
+/// `/coingecko/api/v3`, mempool.space prices under `/mempool/api`, and the control API under
+/// `/control` (see ``ControlRoutes``).
+///
+/// ```swift
+/// let sim = try await Simulator.start(scenario: Scenario(wallets: [WalletScenario(name: "ark", token: "t")]))
+/// let url = sim.barkdURL("ark")   // http://127.0.0.1:PORT/barkd/ark
+/// try await sim.addMovement(BarkdMovement(subsystem: .arkoorReceive, effectiveBalanceSat: 50_000,
+///                                         time: .completed(at: sim.now)), to: "ark")
+/// ...
+/// await sim.stop()
+/// ```
+public final class Simulator: Sendable {
+    /// `http://HOST:PORT`.
+    public let baseURL: String
+    /// The bound port (the real one when started with port 0).
+    public let port: Int
+    let state: SimulatorState
+    private let server: Task<Void, Never>
+
+    private init(baseURL: String, port: Int, state: SimulatorState, server: Task<Void, Never>) {
+        self.baseURL = baseURL
+        self.port = port
+        self.state = state
+        self.server = server
+    }
+
+    /// Starts serving `scenario` on `host:port` (port 0 picks a free one) and returns once the
+    /// port is bound. `onRequest` sees every recorded request (for verbose logging).
+    public static func start(
+        scenario: Scenario = Scenario(), host: String = "127.0.0.1", port: Int = 0,
+        onRequest: (@Sendable (RequestRecord) -> Void)? = nil
+    ) async throws -> Simulator {
+        let state = try SimulatorState(scenario: scenario)
+        let (bound, boundContinuation) = AsyncThrowingStream<Int, any Error>.makeStream()
+        var app = Application(
+            responder: SimResponder(state: state, onRequest: onRequest),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
+            onServerRunning: { channel in
+                boundContinuation.yield(channel.localAddress?.port ?? port)
+                boundContinuation.finish()
+            })
+        // Hummingbird logs "Server started" (info) and a cancelled accept loop (error) on stop;
+        // neither is news to a simulator's user.
+        app.logger.logLevel = .critical
+        let server = Task {
+            do {
+                try await app.run()
+                boundContinuation.finish()
+            } catch {
+                boundContinuation.finish(throwing: error)
+            }
+        }
+        do {
+            var iterator = bound.makeAsyncIterator()
+            guard let boundPort = try await iterator.next() else {
+                throw SimulatorError(.invalid, "the server stopped before it was listening")
+            }
+            let hostInURL = host.contains(":") ? "[\(host)]" : host
+            return Simulator(baseURL: "http://\(hostInURL):\(boundPort)", port: boundPort, state: state, server: server)
+        } catch {
+            server.cancel()
+            await server.value
+            throw SimulatorError(.invalid, "cannot listen on \(host):\(port): \(error)")
+        }
+    }
+
+    /// Stops serving: open connections (long polls, streams) are closed at once.
+    public func stop() async {
+        server.cancel()
+        await server.value
+    }
+
+    deinit {
+        server.cancel()
+    }
+
+    // MARK: URLs
+
+    /// The base URL of a barkd wallet, as a walletwatch source's `url`: `http://...:PORT/barkd/ark`.
+    public func barkdURL(_ wallet: String) -> String { baseURL + "/barkd/" + wallet }
+
+    /// The Esplora base URL (`.../esplora`), followed by `/address/...`, `/blocks/tip/height`.
+    public var esploraURL: String { baseURL + "/esplora" }
+
+    /// The CoinGecko base URL (`.../coingecko/api/v3`), followed by `/simple/price`.
+    public var coingeckoURL: String { baseURL + "/coingecko/api/v3" }
+
+    /// The mempool.space base URL (`.../mempool/api`), followed by `/v1/prices`.
+    public var mempoolURL: String { baseURL + "/mempool/api" }
+
+    /// The control API's base URL (`.../control`).
+    public var controlURL: String { baseURL + "/control" }
+
+    /// The simulator's clock now (the scenario's `now` plus the time since start, or wall time).
+    public var now: SimTime { state.clock.now() }
+}

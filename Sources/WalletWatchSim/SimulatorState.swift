@@ -1,0 +1,225 @@
+/// All mutable state of a running simulator, behind one actor: wallets, the Esplora chain,
+/// prices, faults, the request log and the long-poll waiters.
+actor SimulatorState {
+    let clock: SimClock
+    let longPollSeconds: Double
+    let referenceTime: SimTime
+    private(set) var chainTip: Int
+    private var wallets: [String: WalletState] = [:]
+    private var esplora: EsploraChain
+    private(set) var prices: PriceTable
+    private var faults: [Fault] = []
+    private var log: [RequestRecord] = []
+    private var waiters: [Int: Waiter] = [:]
+    private var nextWaiterID = 0
+
+    /// The request log keeps the newest entries up to this many.
+    static let logLimit = 200_000
+
+    private struct Waiter {
+        let wallet: String
+        let continuation: CheckedContinuation<Void, Never>
+    }
+
+    init(scenario: Scenario) throws {
+        guard scenario.tipHeight >= 0 else { throw SimulatorError(.invalid, "tip_height must be >= 0") }
+        guard scenario.longPollSeconds >= 0 else { throw SimulatorError(.invalid, "long_poll_seconds must be >= 0") }
+        clock = SimClock(startingAt: scenario.now)
+        longPollSeconds = scenario.longPollSeconds
+        referenceTime = scenario.referenceTime
+        chainTip = scenario.tipHeight
+        prices = scenario.prices
+        esplora = EsploraChain(chainTime: ChainTime(anchorHeight: scenario.tipHeight, anchorTime: scenario.referenceTime))
+        for walletScenario in scenario.wallets {
+            guard wallets[walletScenario.name] == nil else {
+                throw SimulatorError(.conflict, "two wallets named \(walletScenario.name)")
+            }
+            wallets[walletScenario.name] = try WalletState(walletScenario, referenceTime: scenario.referenceTime)
+        }
+        for generated in scenario.esplora.generated {
+            try esplora.addGenerator(generated, baseTip: scenario.tipHeight)
+        }
+        for transaction in scenario.esplora.transactions {
+            try esplora.add(transaction)
+            // A chain never has blocks above its tip.
+            if let height = transaction.blockHeight, height > chainTip { chainTip = height }
+        }
+    }
+
+    var now: SimTime { clock.now() }
+
+    // MARK: reading
+
+    func wallet(_ name: String) -> WalletState? { wallets[name] }
+
+    var walletNames: [String] { wallets.keys.sorted() }
+
+    /// Keeps the generated history's balance contribution once a route has computed it.
+    func cacheGeneratedSum(_ sum: BalanceSum, for name: String) {
+        wallets[name]?.generatedSum = sum
+    }
+
+    func tipHeight(of name: String) throws -> Int { try existingWallet(name).tipHeight ?? chainTip }
+
+    func addressHistory(_ address: String) -> AddressHistory { esplora.history(of: address) }
+
+    func esploraTransaction(_ txid: String) -> EsploraTxSpec? { esplora.lookup(txid) }
+
+    var chainTime: ChainTime { esplora.chainTime }
+
+    // MARK: notifications
+
+    func notifications(of name: String, since: SimTime?) throws -> [TimedNotification] {
+        try existingWallet(name).notifications(since: since)
+    }
+
+    /// Returns as soon as the wallet has a notification after `since` (at once if it already
+    /// has one), or when the calling task is cancelled. Checking and registering in one actor
+    /// turn means a push can never slip in between and be missed.
+    func waitForNotification(of name: String, since: SimTime?) async {
+        guard let wallet = wallets[name], wallet.notifications(since: since).isEmpty else { return }
+        let id = nextWaiterID
+        nextWaiterID += 1
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                if Task.isCancelled {
+                    continuation.resume()
+                } else {
+                    waiters[id] = Waiter(wallet: name, continuation: continuation)
+                }
+            }
+        } onCancel: {
+            Task { await self.wake(id) }
+        }
+    }
+
+    private func wake(_ id: Int) {
+        waiters.removeValue(forKey: id)?.continuation.resume()
+    }
+
+    private func notify(_ notification: BarkdNotification, in name: String) {
+        guard var wallet = wallets[name] else { return }
+        _ = wallet.push(notification, now: clock.now())
+        wallets[name] = wallet
+        for (id, waiter) in waiters where waiter.wallet == name {
+            waiters.removeValue(forKey: id)
+            waiter.continuation.resume()
+        }
+    }
+
+    // MARK: barkd mutations
+
+    func addMovement(_ movement: BarkdMovement, to name: String) throws -> BarkdMovement {
+        var wallet = try existingWallet(name)
+        var movement = movement
+        if movement.id == 0 { movement.id = wallet.nextMovementID }
+        guard wallet.movement(id: movement.id) == nil else {
+            throw SimulatorError(.conflict, "wallet \(name) already has movement \(movement.id)")
+        }
+        try wallet.validate(movement)
+        wallet.store(movement)
+        wallets[name] = wallet
+        notify(.movementCreated(movement), in: name)
+        return movement
+    }
+
+    func updateMovement(id: Int, in name: String, _ update: MovementUpdate) throws -> BarkdMovement {
+        var wallet = try existingWallet(name)
+        guard let current = wallet.movement(id: id) else {
+            throw SimulatorError(.notFound, "wallet \(name) has no movement \(id)")
+        }
+        let updated = update.applied(to: current, now: clock.now())
+        try wallet.validate(updated)
+        wallet.store(updated)
+        wallets[name] = wallet
+        notify(.movementUpdated(updated), in: name)
+        return updated
+    }
+
+    func modifyWallet(_ name: String, _ change: @Sendable (inout WalletState) throws -> Void) throws {
+        var wallet = try existingWallet(name)
+        try change(&wallet)
+        wallets[name] = wallet
+    }
+
+    func setChainTip(_ height: Int) throws {
+        guard height >= 0 else { throw SimulatorError(.invalid, "a tip height must be >= 0") }
+        chainTip = height
+    }
+
+    func addOnchainTransaction(_ transaction: BarkdWalletTx, to name: String) throws {
+        try modifyWallet(name) { wallet in
+            guard !wallet.onchainTransactions.contains(where: { $0.txid == transaction.txid }) else {
+                throw SimulatorError(.conflict, "wallet \(name) already has on-chain transaction \(transaction.txid)")
+            }
+            wallet.onchainTransactions.append(transaction)
+        }
+    }
+
+    func confirmOnchainTransaction(_ txid: String, in name: String, at block: BarkdBlockRef) throws {
+        try modifyWallet(name) { wallet in
+            guard let index = wallet.onchainTransactions.firstIndex(where: { $0.txid == txid }) else {
+                throw SimulatorError(.notFound, "wallet \(name) has no on-chain transaction \(txid)")
+            }
+            wallet.onchainTransactions[index].confirmation = block
+            wallet.onchainTransactions = WalletState.chainOrdered(wallet.onchainTransactions)
+        }
+        if block.height > chainTip { chainTip = block.height }
+    }
+
+    // MARK: Esplora and prices
+
+    func addEsploraTransaction(_ transaction: EsploraTxSpec) throws {
+        try esplora.add(transaction)
+        if let height = transaction.blockHeight, height > chainTip { chainTip = height }
+    }
+
+    func confirmEsploraTransaction(_ txid: String, height: Int, time: Int64?) throws {
+        guard height >= 0 else { throw SimulatorError(.invalid, "a block height must be >= 0") }
+        try esplora.confirm(txid: txid, height: height, time: time)
+        if height > chainTip { chainTip = height }
+    }
+
+    func setPrices(_ table: PriceTable, replacing: Bool) {
+        if replacing {
+            prices = table
+        } else {
+            for (currency, price) in table.prices { prices[currency] = price }
+        }
+    }
+
+    // MARK: faults and the request log
+
+    func addFault(_ fault: Fault) throws {
+        if let times = fault.times, times < 1 { throw SimulatorError(.invalid, "times must be >= 1") }
+        faults.append(fault)
+    }
+
+    func clearFaults() { faults.removeAll() }
+
+    var activeFaults: [Fault] { faults }
+
+    /// The first fault that matches `path`, counting it as served.
+    func takeFault(for path: String) -> FaultKind? {
+        guard let index = faults.firstIndex(where: { $0.matches(path) }) else { return nil }
+        let kind = faults[index].kind
+        if let times = faults[index].times {
+            if times <= 1 { faults.remove(at: index) } else { faults[index].times = times - 1 }
+        }
+        return kind
+    }
+
+    func record(_ request: RequestRecord) {
+        if log.count >= SimulatorState.logLimit { log.removeFirst(log.count / 10) }
+        log.append(request)
+    }
+
+    var requests: [RequestRecord] { log }
+
+    func resetRequests() { log.removeAll() }
+
+    private func existingWallet(_ name: String) throws -> WalletState {
+        guard let wallet = wallets[name] else { throw SimulatorError(.notFound, "no wallet named \(name)") }
+        return wallet
+    }
+}

@@ -1,2 +1,0 @@
-// Placeholder until the simulator lands.
-print("walletwatch-sim")
