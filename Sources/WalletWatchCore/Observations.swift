@@ -6,8 +6,12 @@ public struct ObservedTransaction: Hashable, Sendable {
     public var amount: Int64
     public var type: TransactionType
     public var status: TransactionStatus
-    /// When it happened; nil when the source does not say (the ingest then dates it when first seen).
+    /// When it happened, as the source states it; nil when the source does not say.
     public var date: Instant?
+    /// A guess used only when the transaction is first stored and `date` is nil (barkd's
+    /// on-chain transactions have a block height but no time). Never used to update a row:
+    /// a guess that moves with the clock must not rewrite unchanged transactions.
+    public var estimatedDate: Instant?
     public var fee: Int64?
     public var round: Int64?
     public var boardTxid: String?
@@ -15,12 +19,14 @@ public struct ObservedTransaction: Hashable, Sendable {
     public var counterparty: String?
 
     public init(txid: String, amount: Int64, type: TransactionType, status: TransactionStatus, date: Instant?,
-                fee: Int64? = nil, round: Int64? = nil, boardTxid: String? = nil, counterparty: String? = nil) {
+                estimatedDate: Instant? = nil, fee: Int64? = nil, round: Int64? = nil, boardTxid: String? = nil,
+                counterparty: String? = nil) {
         self.txid = txid
         self.amount = amount
         self.type = type
         self.status = status
         self.date = date
+        self.estimatedDate = estimatedDate
         self.fee = fee
         self.round = round
         self.boardTxid = boardTxid

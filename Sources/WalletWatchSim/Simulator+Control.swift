@@ -65,6 +65,11 @@ extension Simulator {
         try await state.addEsploraTransaction(transaction)
     }
 
+    /// Drops an Esplora mempool transaction, as an eviction or a replacement would.
+    public func evictEsploraTransaction(_ txid: String) async throws {
+        try await state.evictEsploraTransaction(txid)
+    }
+
     /// Mines a stored Esplora transaction at `height` (time: the chain's time for that height).
     public func confirmEsploraTransaction(_ txid: String, height: Int, time: Int64? = nil) async throws {
         try await state.confirmEsploraTransaction(txid, height: height, time: time)

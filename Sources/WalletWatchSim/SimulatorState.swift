@@ -174,6 +174,10 @@ actor SimulatorState {
         if let height = transaction.blockHeight, height > chainTip { chainTip = height }
     }
 
+    func evictEsploraTransaction(_ txid: String) throws {
+        try esplora.evict(txid: txid)
+    }
+
     func confirmEsploraTransaction(_ txid: String, height: Int, time: Int64?) throws {
         guard height >= 0 else { throw SimulatorError(.invalid, "a block height must be >= 0") }
         try esplora.confirm(txid: txid, height: height, time: time)

@@ -114,8 +114,8 @@ public struct IngestSession {
     }
 
     /// Inserts new transactions and updates changed ones in place; unchanged rows are not
-    /// written. A transaction without a date from its source is dated now (when first seen)
-    /// or keeps the date it was first stored with.
+    /// written. A transaction without a date from its source is dated by its estimate or now
+    /// (when first seen), and keeps the date it was first stored with.
     public mutating func record(_ transactions: [ObservedTransaction], assetID: Int64) throws {
         let lookup = try db.cachedStatement(sql: """
             SELECT amount, type, status, date, fee, round, board_txid, counterparty, rule1_applied_at
@@ -131,7 +131,7 @@ public struct IngestSession {
     }
 
     private mutating func insert(_ observed: ObservedTransaction, assetID: Int64) throws {
-        let date = observed.date ?? now
+        let date = observed.date ?? observed.estimatedDate ?? now
         let transaction = Transaction(
             assetID: assetID, txid: observed.txid, amount: observed.amount, type: observed.type, status: observed.status,
             date: date, round: observed.round, boardTxid: observed.boardTxid, fee: observed.fee,

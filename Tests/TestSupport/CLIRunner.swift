@@ -57,25 +57,27 @@ public struct CLIRunner: Sendable {
         self.environment = environment
     }
 
-    /// Runs `walletwatch` with `arguments` and waits for it to finish.
+    /// Runs `walletwatch` with `arguments` and waits (without blocking a thread) for it to finish.
     @discardableResult
-    public func run(_ arguments: String..., input: String? = nil) throws -> CommandResult {
-        try run(arguments, input: input)
+    public func run(_ arguments: String..., input: String? = nil) async throws -> CommandResult {
+        try await run(arguments, input: input)
     }
 
     @discardableResult
-    public func run(_ arguments: [String], input: String? = nil, extraEnvironment: [String: String] = [:]) throws -> CommandResult {
-        try ProcessRunner.run(binary, arguments, environment: environment.merging(extraEnvironment) { $1 },
-                              currentDirectory: folder, input: input)
+    public func run(_ arguments: [String], input: String? = nil, extraEnvironment: [String: String] = [:]) async throws -> CommandResult {
+        try await ProcessRunner.run(binary, arguments, environment: environment.merging(extraEnvironment) { $1 },
+                                    currentDirectory: folder, input: input)
     }
 }
 
 /// Runs a program to completion, collecting its output through files (no pipe can fill up).
+/// The caller awaits the exit instead of blocking its thread: servers running in the test
+/// process (the simulator) need the cooperative threads to answer the program.
 public enum ProcessRunner {
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String], currentDirectory: String,
         input: String? = nil
-    ) throws -> CommandResult {
+    ) async throws -> CommandResult {
         let outputs = TemporaryDirectory("walletwatch-output")
         let stdoutPath = outputs.file("stdout")
         let stderrPath = outputs.file("stderr")
@@ -92,10 +94,18 @@ public enum ProcessRunner {
         process.standardError = stderr
         let stdin = Pipe()
         process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try stdin.fileHandleForWriting.close()
-        process.waitUntilExit()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+                return
+            }
+            if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+            try? stdin.fileHandleForWriting.close()
+        }
         try stdout.close()
         try stderr.close()
         return CommandResult(

@@ -8,17 +8,17 @@ struct FoundationCLITests {
     var cli: CLIRunner { CLIRunner(folder: folder) }
 
     @Test("the issue's acceptance walk-through, as a user would type it")
-    func acceptance() throws {
-        let initialised = try cli.run("init")
+    func acceptance() async throws {
+        let initialised = try await cli.run("init")
         #expect(initialised.status == 0, "\(initialised.stderr)")
         let modes = try [folder.file("walletwatch.toml"), folder.file("walletwatch.sqlite")].map {
             try FileManager.default.attributesOfItem(atPath: $0)[.posixPermissions] as! Int
         }
         #expect(modes == [0o600, 0o600])
 
-        #expect(try cli.run("asset", "add", "Cash", "--currency", "USD").status == 0)
-        #expect(try cli.run("tx", "add", "Cash", "250.50", "--date", "2026-11-02T10:00:00Z").status == 0)
-        let list = try cli.run("tx", "list", "--json")
+        #expect(try await cli.run("asset", "add", "Cash", "--currency", "USD").status == 0)
+        #expect(try await cli.run("tx", "add", "Cash", "250.50", "--date", "2026-11-02T10:00:00Z").status == 0)
+        let list = try await cli.run("tx", "list", "--json")
         #expect(list.status == 0)
         let rows = try #require(list.objects)
         #expect(rows.count == 1)
@@ -29,30 +29,30 @@ struct FoundationCLITests {
         #expect(rows[0]["date"] as? String == "2026-11-02T10:00:00.000Z")
         #expect(Set(rows[0].keys) == ["txid", "asset", "amount", "currency", "type", "status", "direction", "date", "tags"])
 
-        let future = try cli.run("tx", "add", "Cash", "5", "--date", "2026-12-01T00:00:00Z")
+        let future = try await cli.run("tx", "add", "Cash", "5", "--date", "2026-12-01T00:00:00Z")
         #expect(future.status == 65)
         #expect(future.stderr.hasPrefix("error: ") && future.stderr.contains("future"))
 
-        let overdraft = try cli.run("tx", "add", "Cash", "-300", "--date", "2026-11-03T00:00:00Z")
+        let overdraft = try await cli.run("tx", "add", "Cash", "-300", "--date", "2026-11-03T00:00:00Z")
         #expect(overdraft.status == 65)
         #expect(overdraft.stderr.contains("250.50 USD"))
         #expect(overdraft.stdout.isEmpty)
 
-        let unknown = try cli.run("frobnicate")
+        let unknown = try await cli.run("frobnicate")
         #expect(unknown.status == 64)
         #expect(unknown.stderr.hasPrefix("error: "))
 
-        #expect(try cli.run("goal", "add", "House", "--currency", "USD", "--target", "10000").status == 0)
-        let goals = try #require(try cli.run("goal", "list", "--json").objects)
+        #expect(try await cli.run("goal", "add", "House", "--currency", "USD", "--target", "10000").status == 0)
+        let goals = try #require(try await cli.run("goal", "list", "--json").objects)
         #expect(goals.first?["name"] as? String == "House")
         #expect(goals.first?["target"] as? Int == 1_000_000)
         #expect(goals.first?["funded"] as? Int == 0)
     }
 
     @Test("errors are one line on stderr starting with 'error: ', with the documented exit codes")
-    func exitCodes() throws {
-        try cli.run("init")
-        try cli.run("asset", "add", "Cash", "--currency", "USD")
+    func exitCodes() async throws {
+        try await cli.run("init")
+        try await cli.run("asset", "add", "Cash", "--currency", "USD")
         let cases: [([String], Int32, String)] = [
             (["tx", "add", "Cash", "abc"], 64, "'abc' is not an amount"),
             (["tx", "add", "Cash", "1.001"], 64, "more decimals"),
@@ -70,7 +70,7 @@ struct FoundationCLITests {
             (["tx", "delete"], 64, "missing"),
         ]
         for (arguments, status, fragment) in cases {
-            let result = try cli.run(arguments)
+            let result = try await cli.run(arguments)
             #expect(result.status == status, "\(arguments): \(result.stderr)")
             let lines = result.stderr.split(separator: "\n")
             #expect(lines.count == 1 && lines[0].hasPrefix("error: "), "\(arguments): \(result.stderr)")
@@ -79,71 +79,71 @@ struct FoundationCLITests {
     }
 
     @Test("a withdrawal is written as a negative amount; --json prints exactly one document")
-    func withdrawals() throws {
-        try cli.run("init")
-        try cli.run("asset", "add", "Cash", "--currency", "EUR")
-        try cli.run("tx", "add", "Cash", "100", "--date", "2026-11-01")
-        let withdrawal = try cli.run("tx", "add", "Cash", "-20.25", "--note", "groceries", "--json")
+    func withdrawals() async throws {
+        try await cli.run("init")
+        try await cli.run("asset", "add", "Cash", "--currency", "EUR")
+        try await cli.run("tx", "add", "Cash", "100", "--date", "2026-11-01")
+        let withdrawal = try await cli.run("tx", "add", "Cash", "-20.25", "--note", "groceries", "--json")
         #expect(withdrawal.status == 0)
         let document = try #require(withdrawal.object)
         #expect(document["amount"] as? Int == -2025)
         #expect(document["direction"] as? String == "outgoing")
         #expect(document["note"] as? String == "groceries")
         #expect(withdrawal.stderr.isEmpty)
-        let shown = try #require(try cli.run("asset", "show", "Cash", "--json").object)
+        let shown = try #require(try await cli.run("asset", "show", "Cash", "--json").object)
         #expect(shown["balance"] as? Int == 7975)
         #expect(Set(shown.keys).isSuperset(of: ["name", "currency", "kind", "balance", "allocated", "unallocated", "shortfall", "allocations"]))
     }
 
     @Test("edit and delete through the CLI, with the message naming the later transaction")
-    func editDelete() throws {
-        try cli.run("init")
-        try cli.run("asset", "add", "Cash", "--currency", "USD")
-        let deposit = try #require(try cli.run("tx", "add", "Cash", "100", "--date", "2026-11-01", "--json").object)
-        let withdrawal = try #require(try cli.run("tx", "add", "Cash", "-80", "--date", "2026-11-05", "--json").object)
+    func editDelete() async throws {
+        try await cli.run("init")
+        try await cli.run("asset", "add", "Cash", "--currency", "USD")
+        let deposit = try #require(try await cli.run("tx", "add", "Cash", "100", "--date", "2026-11-01", "--json").object)
+        let withdrawal = try #require(try await cli.run("tx", "add", "Cash", "-80", "--date", "2026-11-05", "--json").object)
         let depositID = try #require(deposit["txid"] as? String)
         let withdrawalID = try #require(withdrawal["txid"] as? String)
-        let refused = try cli.run("tx", "delete", depositID)
+        let refused = try await cli.run("tx", "delete", depositID)
         #expect(refused.status == 65)
         #expect(refused.stderr.contains(withdrawalID))
-        let edited = try cli.run("tx", "edit", withdrawalID, "--amount", "-60", "--json")
+        let edited = try await cli.run("tx", "edit", withdrawalID, "--amount", "-60", "--json")
         #expect(edited.status == 0)
         #expect(edited.object?["amount"] as? Int == -6000)
-        #expect(try cli.run("tx", "delete", withdrawalID).status == 0)
-        #expect(try cli.run("tx", "delete", depositID).status == 0)
-        #expect(try cli.run("tx", "list", "--json").objects?.isEmpty == true)
+        #expect(try await cli.run("tx", "delete", withdrawalID).status == 0)
+        #expect(try await cli.run("tx", "delete", depositID).status == 0)
+        #expect(try await cli.run("tx", "list", "--json").objects?.isEmpty == true)
     }
 
     @Test("--config and --db work before or after the command; the config is found through WALLETWATCH_CONFIG")
-    func globalOptions() throws {
+    func globalOptions() async throws {
         let other = folder.file("elsewhere.toml")
-        #expect(try cli.run("init", "--config", other).status == 0)
-        #expect(try cli.run("--config", other, "asset", "add", "Cash", "--currency", "USD").status == 0)
-        #expect(try cli.run("asset", "list", "--config", other, "--json").objects?.count == 1)
+        #expect(try await cli.run("init", "--config", other).status == 0)
+        #expect(try await cli.run("--config", other, "asset", "add", "Cash", "--currency", "USD").status == 0)
+        #expect(try await cli.run("asset", "list", "--config", other, "--json").objects?.count == 1)
         // Without init, the default config is missing: a clear runtime error.
-        let missing = try cli.run("asset", "list")
+        let missing = try await cli.run("asset", "list")
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("walletwatch init"))
         // --db alone works without any config file (none named, none in the usual places).
         var bare = cli
         bare.environment["WALLETWATCH_CONFIG"] = nil
         let database = folder.file("alone.sqlite")
-        #expect(try bare.run("--db", database, "asset", "add", "Box", "--currency", "JPY").status == 0)
-        #expect(try bare.run("asset", "list", "--db", database, "--json").objects?.first?["currency"] as? String == "JPY")
+        #expect(try await bare.run("--db", database, "asset", "add", "Box", "--currency", "JPY").status == 0)
+        #expect(try await bare.run("asset", "list", "--db", database, "--json").objects?.first?["currency"] as? String == "JPY")
     }
 
     @Test("help texts teach with examples and exit 0")
-    func help() throws {
-        let help = try cli.run("tx", "add", "--help")
+    func help() async throws {
+        let help = try await cli.run("tx", "add", "--help")
         #expect(help.status == 0)
         #expect(help.stdout.contains("Examples:"))
-        #expect(try cli.run("--version").stdout.contains("0."))
+        #expect(try await cli.run("--version").stdout.contains("0."))
     }
 
     @Test("a malformed config is reported with its file and key, and nothing runs")
-    func badConfig() throws {
+    func badConfig() async throws {
         folder.write("walletwatch.toml", "balance_cache_seconds = \"soon\"\n")
-        let result = try cli.run("asset", "list")
+        let result = try await cli.run("asset", "list")
         #expect(result.status == 1)
         #expect(result.stderr.contains(folder.file("walletwatch.toml")))
         #expect(result.stderr.contains("balance_cache_seconds"))

@@ -36,7 +36,7 @@ struct MonthCLITests {
             """)
     }
 
-    func setUpMonth(beforeStart: (CLIRunner) throws -> Void = { _ in }) throws {
+    func setUpMonth(beforeStart: (CLIRunner) async throws -> Void = { _ in }) async throws {
         writeConfig()
         let october = cli("2026-11-01T08:00:00Z")
         for arguments in [
@@ -46,22 +46,22 @@ struct MonthCLITests {
             ["tx", "add", "Cash", "1000", "--date", "2026-10-15T00:00:00Z"], ["tx", "add", "Stack", "0.1", "--date", "2026-10-15T00:00:00Z"],
             ["allocate", "Cash", "House=600", "Trip=300"], ["allocate", "Stack", "House=100%"],
         ] {
-            let result = try october.run(arguments)
+            let result = try await october.run(arguments)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
         }
-        let plan = try #require(try october.run("month", "plan", "--json").objects)
+        let plan = try #require(try await october.run("month", "plan", "--json").objects)
         #expect(plan.map { $0["required"] as? Int } == [36250, 86154])
-        try beforeStart(october)
-        #expect(try cli("2026-11-02T08:00:00Z").run("month", "start").status == 0)
+        try await beforeStart(october)
+        #expect(try await cli("2026-11-02T08:00:00Z").run("month", "start").status == 0)
         let later = cli("2026-11-10T08:00:00Z")
-        #expect(try later.run("tx", "add", "Stack", "0.01", "--date", "2026-11-09T00:00:00Z").status == 0)
-        #expect(try later.run("allocate", "Cash", "House=500", "Trip=400").status == 0)
+        #expect(try await later.run("tx", "add", "Stack", "0.01", "--date", "2026-11-09T00:00:00Z").status == 0)
+        #expect(try await later.run("allocate", "Cash", "House=500", "Trip=400").status == 0)
     }
 
     @Test("contributions, remaining and totals match the hand computation to the minor unit")
-    func status() throws {
-        try setUpMonth()
-        let result = try cli("2026-11-10T08:00:00Z").run("month", "status", "--json")
+    func status() async throws {
+        try await setUpMonth()
+        let result = try await cli("2026-11-10T08:00:00Z").run("month", "status", "--json")
         #expect(result.status == 0, "\(result.stderr)")
         let status = try #require(result.object)
         #expect(status["month"] as? String == "2026-11")
@@ -85,11 +85,11 @@ struct MonthCLITests {
     }
 
     @Test("close-goal: a deposit for a dedicated asset, a clamped allocation for a shared one, none once closed")
-    func closeGoal() throws {
-        try setUpMonth()
+    func closeGoal() async throws {
+        try await setUpMonth()
         let later = cli("2026-11-10T08:00:00Z")
         // Trip's remaining 769.23 EUR is 833.33 USD; Cash has 100.00 USD unallocated: cut to that.
-        let trip = try #require(try later.run("month", "close-goal", "Trip", "--asset", "Cash", "--json").object)
+        let trip = try #require(try await later.run("month", "close-goal", "Trip", "--asset", "Cash", "--json").object)
         #expect(trip["action"] as? String == "allocate")
         #expect(trip["remaining"] as? Int == 76923)
         #expect(trip["remaining_display"] as? Int == 83333)
@@ -98,33 +98,33 @@ struct MonthCLITests {
         #expect((trip["allocations"] as? [String: Any])?["Trip"] as? Int == 50000)
         #expect((trip["warning"] as? String)?.contains("unallocated") == true)
         // House is closed for the month.
-        let house = try #require(try later.run("month", "close-goal", "House", "--asset", "Stack", "--json").object)
+        let house = try #require(try await later.run("month", "close-goal", "House", "--asset", "Stack", "--json").object)
         #expect(house["action"] as? String == "none")
         // A dedicated asset: a new goal funded only by a new asset gets a deposit in BTC.
-        let applied = try later.run("month", "close-goal", "Trip", "--asset", "Cash", "--apply", "--json")
+        let applied = try await later.run("month", "close-goal", "Trip", "--asset", "Cash", "--apply", "--json")
         #expect(applied.status == 0)
-        let status = try #require(try later.run("month", "status", "--json").object)
+        let status = try #require(try await later.run("month", "status", "--json").object)
         let goals = try #require(status["goals"] as? [[String: Any]])
         // +100 USD more to Trip: 200 USD x 12/13 = 184.615 -> 184.62 EUR.
         #expect(goals.last?["contributed"] as? Int == 18462)
     }
 
     @Test("a deposit suggestion is converted into the dedicated asset's currency; a frozen plan refuses changes")
-    func deposit() throws {
+    func deposit() async throws {
         // House planned 2000.00 instead of 362.50: 2000 - 550 = 1450.00 USD remain, which is
         // 1450 / 65000 BTC = 0.022307692307... -> 2230769 sat.
-        try setUpMonth { october in _ = try october.run("month", "plan", "set", "House", "2000") }
+        try await setUpMonth { october in _ = try await october.run("month", "plan", "set", "House", "2000") }
         let later = cli("2026-11-10T09:00:00Z")
-        #expect(try later.run("month", "plan", "set", "House", "1200").status == 65, "November's plan is frozen")
-        let suggestion = try #require(try later.run("month", "close-goal", "House", "--asset", "Stack", "--json").object)
+        #expect(try await later.run("month", "plan", "set", "House", "1200").status == 65, "November's plan is frozen")
+        let suggestion = try #require(try await later.run("month", "close-goal", "House", "--asset", "Stack", "--json").object)
         #expect(suggestion["action"] as? String == "deposit")
         #expect(suggestion["remaining"] as? Int == 145_000)
         #expect(suggestion["asset_currency"] as? String == "BTC")
         #expect(suggestion["amount"] as? Int == 2_230_769)
         #expect(suggestion["allocations"] is NSNull)
         // Applied on the manual asset: recorded as a deposit, Rule 1 sends it to House.
-        #expect(try later.run("month", "close-goal", "House", "--asset", "Stack", "--apply").status == 0)
-        let status = try #require(try cli("2026-11-10T09:00:01Z").run("month", "status", "--json").object)
+        #expect(try await later.run("month", "close-goal", "House", "--asset", "Stack", "--apply").status == 0)
+        let status = try #require(try await cli("2026-11-10T09:00:01Z").run("month", "status", "--json").object)
         let house = try #require((status["goals"] as? [[String: Any]])?.first)
         // 0.02230769 BTC x 65000 = 1449.99985 -> 1450.00 USD more: 550.00 + 1450.00.
         #expect(house["contributed"] as? Int == 200_000)
@@ -132,38 +132,38 @@ struct MonthCLITests {
     }
 
     @Test("complete freezes the figures: later rate changes do not move them; undo after the grace window exits 65 naming until when")
-    func completeAndUndo() throws {
-        try setUpMonth()
-        let completed = try cli("2026-11-30T20:00:00Z").run("month", "complete", "--json")
+    func completeAndUndo() async throws {
+        try await setUpMonth()
+        let completed = try await cli("2026-11-30T20:00:00Z").run("month", "complete", "--json")
         #expect(completed.status == 0, "\(completed.stderr)")
         writeConfig(usd: "90000", eur: "50000")
-        let frozen = try #require(try cli("2026-12-01T10:00:00Z").run("month", "status", "--month", "2026-11", "--json").object)
+        let frozen = try #require(try await cli("2026-12-01T10:00:00Z").run("month", "status", "--month", "2026-11", "--json").object)
         #expect(frozen["state"] as? String == "closed")
         #expect((frozen["total"] as? [String: Any])?["planned_display"] as? Int == 129584)
         #expect((frozen["total"] as? [String: Any])?["remaining_display"] as? Int == 83333)
         #expect((frozen["goals"] as? [[String: Any]])?.map { $0["contributed"] as? Int } == [55000, 9231])
-        let history = try #require(try cli("2026-12-01T10:00:00Z").run("month", "history", "--json").objects)
+        let history = try #require(try await cli("2026-12-01T10:00:00Z").run("month", "history", "--json").objects)
         #expect(history.first?["month"] as? String == "2026-11")
-        let late = try cli("2026-12-02T20:00:01Z").run("month", "undo-complete")
+        let late = try await cli("2026-12-02T20:00:01Z").run("month", "undo-complete")
         #expect(late.status == 65)
         #expect(late.stderr.contains("possible until 2026-12-01T20:00:00.000Z"), "\(late.stderr)")
-        #expect(try cli("2026-12-01T19:00:00Z").run("month", "undo-complete").status == 0)
-        let lateStart = try cli("2026-12-01T19:00:00Z").run("month", "undo-start")
+        #expect(try await cli("2026-12-01T19:00:00Z").run("month", "undo-complete").status == 0)
+        let lateStart = try await cli("2026-12-01T19:00:00Z").run("month", "undo-start")
         #expect(lateStart.status == 65)
         #expect(lateStart.stderr.contains("possible until"))
     }
 
     @Test("the month must be executing for close-goal; only one month executes at a time")
-    func states() throws {
+    func states() async throws {
         writeConfig()
         let now = cli("2026-11-05T08:00:00Z")
-        try now.run("goal", "add", "House", "--currency", "USD", "--target", "100", "--deadline", "2026-12-31")
-        let draft = try now.run("month", "close-goal", "House")
+        try await now.run("goal", "add", "House", "--currency", "USD", "--target", "100", "--deadline", "2026-12-31")
+        let draft = try await now.run("month", "close-goal", "House")
         #expect(draft.status == 65)
         #expect(draft.stderr.contains("draft"))
-        #expect(try now.run("month", "start").status == 0)
-        #expect(try now.run("month", "start").status == 65)
-        let december = try cli("2026-12-02T08:00:00Z").run("month", "start")
+        #expect(try await now.run("month", "start").status == 0)
+        #expect(try await now.run("month", "start").status == 65)
+        let december = try await cli("2026-12-02T08:00:00Z").run("month", "start")
         #expect(december.status == 65)
         #expect(december.stderr.contains("2026-11 is still executing"))
     }

@@ -19,6 +19,7 @@ import Foundation
 /// | POST | /control/barkd/{wallet}/onchain-transactions/{txid}/confirm | `{"height": N, "hash": optional}` | |
 /// | POST | /control/esplora/transactions | compact EsploraTxSpec | mempool without `block_height` |
 /// | POST | /control/esplora/transactions/{txid}/confirm | `{"block_height": N, "block_time": optional unix}` | |
+/// | DELETE | /control/esplora/transactions/{txid} | | evicts a mempool transaction |
 /// | PUT | /control/chain/tip | `{"tip_height": N}` | Esplora's tip and every wallet without its own |
 /// | PUT | /control/prices | `{"USD": 65000.12, ...}` | replaces the table (PATCH merges) |
 /// | GET, POST, DELETE | /control/faults | Fault (POST) | list, add (201), clear all |
@@ -74,6 +75,9 @@ struct ControlRoutes: Sendable {
             let block = try decode(EsploraConfirmation.self, body)
             try await simulator.confirmEsploraTransaction(path[2], height: block.blockHeight, time: block.blockTime)
             return try ControlRoutes.encoded(await simulator.esploraTransaction(path[2]))
+        case ("DELETE", let path) where path.count == 3 && path[0] == "esplora" && path[1] == "transactions":
+            try await simulator.evictEsploraTransaction(path[2])
+            return SimResponse.json(SimJSON.object([.init("evicted", .string(path[2]))]))
         case (_, let path) where path.count >= 3 && path[0] == "barkd":
             return try await wallet(method, path[1], Array(path.dropFirst(2)), body: body)
         default:

@@ -54,6 +54,18 @@ struct EsploraChain: Sendable {
         transactions[txid] = stored
     }
 
+    /// Drops a mempool transaction, as when it is evicted or replaced (RBF). Mined ones stay.
+    mutating func evict(txid: String) throws {
+        guard let stored = transactions[txid] else { throw SimulatorError(.notFound, "no stored Esplora transaction \(txid)") }
+        guard stored.transaction.blockHeight == nil else {
+            throw SimulatorError(.conflict, "transaction \(txid) is mined; only mempool transactions can be evicted")
+        }
+        transactions[txid] = nil
+        for address in Set(stored.transaction.inputs.map(\.address) + stored.transaction.outputs.map(\.address)) {
+            byAddress[address]?.removeAll { $0 == txid }
+        }
+    }
+
     /// A stored or generated transaction.
     func lookup(_ txid: String) -> EsploraTxSpec? {
         if let stored = transactions[txid] { return stored.transaction }

@@ -36,14 +36,15 @@ public enum MovementMapping {
 
     /// An on-chain wallet transaction of barkd: confirmed once it has a block. barkd gives no
     /// time, so a mined transaction seen for the first time is dated from its depth (ten
-    /// minutes a block before `now`); one still in the mempool is dated when first seen.
+    /// minutes a block before `now`), and keeps that date afterwards; one still in the mempool
+    /// is dated when first seen.
     public static func transaction(_ wallet: WalletTransaction, tipHeight: Int64?, now: Instant) -> ObservedTransaction {
-        var date: Instant? = nil
+        var estimate: Instant? = nil
         if let height = wallet.confirmationHeight, let tipHeight, tipHeight >= height {
-            date = now.adding(seconds: -(tipHeight - height) * 600)
+            estimate = now.adding(seconds: -(tipHeight - height) * 600)
         }
         return ObservedTransaction(
             txid: wallet.txid, amount: wallet.balanceChange, type: .onchain,
-            status: wallet.confirmationHeight == nil ? .pending : .confirmed, date: date, fee: wallet.fee)
+            status: wallet.confirmationHeight == nil ? .pending : .confirmed, date: nil, estimatedDate: estimate, fee: wallet.fee)
     }
 }

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import TestSupport
+import WalletWatchCore
+import WalletWatchEngine
+import WalletWatchSim
+import WalletWatchStore
+
+@Suite("Ingest against the simulator, over libcurl")
+struct IngestTests {
+    @Test("every movement and on-chain transaction is stored once, with SPEC.md's types, statuses and directions")
+    func demoIngest() async throws {
+        let world = try await SimulatedWorld()
+        let reports = try await world.engine().ingest()
+        #expect(reports.map(\.ok) == [true, true], "\(reports.map(\.error))")
+        let ark = try world.database.transactions(TransactionFilter(asset: "Ark wallet"))
+        #expect(ark.count == 12)
+        let byID = Dictionary(uniqueKeysWithValues: ark.map { ($0.transaction.txid, $0.transaction) })
+        #expect(byID["ark:ark:1"]?.type == .board && byID["ark:ark:1"]?.status == .confirmed && byID["ark:ark:1"]?.amount == 500_000)
+        #expect(byID["ark:ark:3"]?.type == .lightning && byID["ark:ark:3"]?.direction == .incoming)
+        #expect(byID["ark:ark:4"]?.type == .lightning && byID["ark:ark:4"]?.direction == .outgoing && byID["ark:ark:4"]?.amount == -30075)
+        #expect(byID["ark:ark:5"]?.type == .ark)
+        #expect(byID["ark:ark:7"]?.status == .failed && byID["ark:ark:9"]?.status == .failed)
+        #expect(byID["ark:ark:8"]?.type == .offboard && byID["ark:ark:10"]?.type == .exit)
+        #expect(byID["ark:ark:12"]?.status == .pending)
+        #expect(try world.database.transactions(TransactionFilter(asset: "Ark on-chain")).count == 3)
+        // The address with 60 confirmed transactions is paged completely (25 + 25 + 10).
+        let cold = try world.database.transactions(TransactionFilter(asset: "Cold storage"))
+        #expect(cold.count == 62)
+        #expect(cold.filter { $0.transaction.status == .pending }.count == 1)
+        let balances = try world.database.balances()
+        let overview = try world.database.assetOverview(named: "Ark wallet")
+        #expect(balances[overview.asset.id!]?.counted == 482_045)
+        #expect(try world.database.vtxos().count == 4)
+        #expect(try world.database.chainTips()["ark"] == 870_000)
+
+        // A second pass changes nothing and writes no transaction.
+        let again = try await world.engine(now: "2026-11-21T12:01:00Z").ingest()
+        #expect(again.map(\.counts) == [IngestCounts(), IngestCounts()])
+    }
+
+    @Test("a status change is updated in place; a vanished pending transaction is marked failed")
+    func updatesInPlace() async throws {
+        let world = try await SimulatedWorld()
+        _ = try await world.engine().ingest()
+        let firstSeen = try world.database.transactions(txid: "ark:ark:12")[0].transaction.firstSeenAt
+        _ = try await world.simulator.updateMovement(id: 12, in: "ark", MovementUpdate(status: .successful, completedAt: SimTime(milliseconds: Instant.at("2026-11-21T11:00:00Z").millisecondsSinceEpoch)))
+        let reports = try await world.engine(now: "2026-11-21T12:05:00Z").ingest(sources: ["ark"])
+        #expect(reports[0].counts.updated == 1 && reports[0].counts.new == 0)
+        let row = try world.database.transactions(txid: "ark:ark:12")[0].transaction
+        #expect(row.status == .confirmed)
+        #expect(row.date == .at("2026-11-21T11:00:00Z"))
+        #expect(row.firstSeenAt == firstSeen, "updated in place, not re-created")
+
+        let pending = try #require(try world.database.transactions(TransactionFilter(asset: "Cold storage", status: .pending)).first)
+        try await world.simulator.evictEsploraTransaction(pending.transaction.txid)
+        let cold = try await world.engine(now: "2026-11-21T12:06:00Z").ingest(sources: ["cold"])
+        #expect(cold[0].counts.dropped == 1)
+        #expect(try world.database.transactions(txid: pending.transaction.txid)[0].transaction.status == .failed)
+    }
+
+    @Test("Esplora incremental sync of one new transaction costs at most two requests per address")
+    func incremental() async throws {
+        let world = try await SimulatedWorld()
+        _ = try await world.engine().ingest(sources: ["cold"])
+        let address = SimulatedWorld.esploraAddresses[0]
+        try await world.simulator.addEsploraTransaction(EsploraTxSpec(
+            txid: String(repeating: "ab", count: 32), inputs: [], outputs: [EsploraTxIO(address: address, value: 7777)], fee: 150,
+            blockHeight: 870_001, blockTime: 1_795_260_000))
+        await world.simulator.resetRequests()
+        let report = try await world.engine(now: "2026-11-21T12:10:00Z").ingest(sources: ["cold"])[0]
+        #expect(report.counts.new == 1 && report.counts.updated == 0)
+        let requests = await world.simulator.requests(matching: "/esplora")
+        #expect(requests.count <= 2 * SimulatedWorld.esploraAddresses.count, "\(requests.map(\.path))")
+        #expect(report.requests == requests.count)
+        // --full pages through everything again and finds nothing new.
+        let full = try await world.engine(now: "2026-11-21T12:11:00Z").ingest(sources: ["cold"], full: true)[0]
+        #expect(full.counts == IngestCounts())
+    }
+
+    /// Each fault with what the one-line reason must say (any of the alternatives: a streamed
+    /// history meets an oversized or hostile body element by element, a buffered response as a whole).
+    static let faultModes: [(String, FaultKind, [String])] = [
+        ("malformed JSON", .malformedJSON, ["malformed", "expected", "not closed", "ends before"]),
+        ("a wrong type", .wrongType, ["expected an integer, found a string", "expected a string"]),
+        ("a negative amount", .negativeAmount, ["must not be negative"]),
+        ("a missing field", .missingField, ["is missing"]),
+        ("401", .status(401), ["HTTP 401", "token"]),
+        ("500", .status(500), ["HTTP 500"]),
+        ("503", .status(503), ["HTTP 503"]),
+        ("a truncated body", .truncated, ["closed before the whole body", "truncated"]),
+        ("an oversized body", .oversized(bytes: 32 << 20), ["larger than", "is missing", "expected"]),
+        ("a redirect to file://", .redirect(location: "file:///etc/passwd"), ["file:///etc/passwd refused"]),
+        ("deep nesting", .deepNesting(depth: 100_000), ["nesting deeper", "expected an object"]),
+        ("a huge string", .hugeString(bytes: 20 << 20), ["larger than", "expected"]),
+    ]
+
+    @Test("each fault fails its source with a one-line reason, changes nothing stored, and the other source still ingests",
+          arguments: ["/barkd/ark/api/v1/wallet/balance", "/barkd/ark/api/v1/history", "/barkd/ark/api/v1/wallet/vtxos"])
+    func faults(path: String) async throws {
+        let world = try await SimulatedWorld()
+        _ = try await world.engine().ingest()
+        try await world.simulator.addMovement(BarkdMovement(subsystem: .init(name: "bark.arkoor", kind: "receive"), effectiveBalanceSat: 999,
+                                                            time: .init(createdAt: SimTime(unixSeconds: 1_795_260_000))), to: "ark")
+        let before = try world.fingerprint()
+        for (name, fault, fragments) in Self.faultModes {
+            await world.simulator.clearFaults()
+            try await world.simulator.addFault(fault, at: path)
+            let reports = try await world.engine(now: "2026-11-21T12:30:00Z").ingest(sources: ["ark", "cold"])
+            let ark = reports[0]
+            #expect(!ark.ok, "\(name) at \(path) did not fail the source")
+            let reason = ark.error ?? ""
+            #expect(!reason.contains("\n"), "\(name): \(reason)")
+            #expect(reason.hasPrefix("source 'ark': GET "), "\(name): \(reason)")
+            #expect(reason.contains(path.replacingOccurrences(of: "/barkd/ark", with: "")), "\(name): \(reason)")
+            #expect(fragments.contains { reason.contains($0) }, "\(name): \(reason)")
+            #expect(!reason.contains("demo-token"))
+            #expect(reports[1].ok, "\(name): the other source must still ingest")
+            #expect(try world.fingerprint() == before, "\(name) at \(path) changed stored data")
+        }
+        #expect(!world.logs.all.joined().contains("demo-token"), "the token reached the logs")
+    }
+
+    @Test("a single 429 with Retry-After is retried and the ingest succeeds")
+    func rateLimitedOnce() async throws {
+        let world = try await SimulatedWorld()
+        try await world.simulator.addFault(.status(429, retryAfter: 1), at: "/barkd/ark/api/v1/history", times: 1)
+        let started = ContinuousClock.now
+        let reports = try await world.engine().ingest(sources: ["ark"])
+        #expect(reports[0].ok, "\(reports[0].error ?? "")")
+        #expect(ContinuousClock.now - started >= .milliseconds(950), "Retry-After was honoured")
+        #expect(try world.database.transactions(TransactionFilter(asset: "Ark wallet")).count == 12)
+    }
+
+    @Test("a slow source is cut off by the configured timeout")
+    func slowSource() async throws {
+        let world = try await SimulatedWorld()
+        try await world.simulator.addFault(.slow(seconds: 30), at: "/barkd/ark/api/v1/wallet/balance")
+        let started = ContinuousClock.now
+        let reports = try await world.engine(timeoutSeconds: 1, retries: 0).ingest(sources: ["ark"])
+        let elapsed = ContinuousClock.now - started
+        #expect(!reports[0].ok)
+        #expect(reports[0].error?.contains("timed out") == true, "\(reports[0].error ?? "")")
+        #expect(elapsed < .seconds(5), "cut off after about one timeout, took \(elapsed)")
+    }
+
+    @Test("a missing token file is a clear error naming the file, not the token")
+    func missingToken() async throws {
+        let world = try await SimulatedWorld()
+        try FileManager.default.removeItem(atPath: world.folder.file("barkd.token"))
+        let report = try await world.engine().ingest(sources: ["ark"])[0]
+        #expect(report.error?.contains("token_file \(world.folder.file("barkd.token"))") == true, "\(report.error ?? "")")
+        #expect(try world.database.transactionCount() == 0)
+        let unknown = try? await world.engine().ingest(sources: ["nope"])
+        #expect(unknown == nil)
+    }
+}
