@@ -1,7 +1,9 @@
 import Testing
 import WalletWatchNet
 
-/// Cancelling the calling task stops the transfer, or the backoff pause, at once.
+/// Cancelling the calling task stops the transfer, or the backoff pause, at once. The server
+/// would hang for minutes and the backoff lasts 30 s: ending within a few seconds, even on a
+/// busy machine, can only mean the cancellation cut them short.
 @Suite struct CancellationTests {
     @Test func cancellingAbortsARunningTransferPromptly() async throws {
         try await withTestServer { server in
@@ -12,7 +14,7 @@ import WalletWatchNet
             task.cancel()
             let result = await task.result
             let took = ContinuousClock.now - cancelled
-            #expect(took < .milliseconds(500), "took \(took)")
+            #expect(took < .seconds(5), "took \(took)")
             #expect(throws: NetError.self) { try result.get() }
             if case .failure(let error as NetError) = result {
                 #expect(error.kind == .cancelled)
@@ -32,7 +34,7 @@ import WalletWatchNet
             let cancelled = ContinuousClock.now
             task.cancel()
             let result = await task.result
-            #expect(ContinuousClock.now - cancelled < .milliseconds(500))
+            #expect(ContinuousClock.now - cancelled < .seconds(5))
             if case .failure(let error as NetError) = result {
                 #expect(error.kind == .cancelled)
             } else {

@@ -16,9 +16,9 @@ import WalletWatchNet
             }
             #expect(error?.kind == .timedOut)
             #expect(error?.detail == "timed out after 500 ms")
-            // One timeout, not four (which would take at least 2 s).
+            // One timeout, not four: a single attempt, cut off long before the server's 10 s.
             #expect(took >= .milliseconds(500), "took \(took)")
-            #expect(took < .milliseconds(1500), "took \(took)")
+            #expect(took < .seconds(5), "took \(took)")
             #expect(client.statistics.attempts == 1)
             #expect(server.log.hits("slow") <= 1)
         }
@@ -33,7 +33,8 @@ import WalletWatchNet
             }
             #expect(error?.kind == .timedOut)
             #expect(error?.detail == "timed out after 400 ms")
-            #expect(took >= .milliseconds(400) && took < .milliseconds(1100), "took \(took)")
+            // The server would answer after 10 s; well before that means the timeout cut it off.
+            #expect(took >= .milliseconds(400) && took < .seconds(5), "took \(took)")
         }
     }
 

@@ -15,7 +15,7 @@ import WalletWatchNet
             #expect(response?.status == 200)
             #expect(String(decoding: response?.body ?? [], as: UTF8.self) == "attempt 2")
             #expect(took >= .milliseconds(950), "took \(took)")
-            #expect(took < .seconds(3), "took \(took)")
+            #expect(took < .seconds(10), "took \(took)")
             #expect(client.statistics.retries == 1)
 
             let notices = recorder.entries.filter { $0.level == .notice }
@@ -29,13 +29,14 @@ import WalletWatchNet
 
     @Test func capsRetryAfterAtTheMaximumBackoff() async throws {
         try await withTestServer { server in
+            // Honouring Retry-After: 120 would take two minutes; the cap makes it a moment.
             let client = makeClient { $0.maxBackoff = .milliseconds(50) }
             var status = 0
             let took = try await elapsed {
                 status = try await client.send(HTTPRequest(url: server.url("/seq?codes=503,200&retryAfter=120"))).status
             }
             #expect(status == 200)
-            #expect(took < .seconds(2), "took \(took)")
+            #expect(took < .seconds(30), "took \(took)")
         }
     }
 
