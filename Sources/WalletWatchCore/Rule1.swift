@@ -55,11 +55,22 @@ public enum Rule1 {
         confirmed: [Confirmed], balanceAfterPass: Int64, allocations: [Allocation]
     ) -> [Decision] {
         let ordered = confirmed.sorted { ($0.date, $0.txid) < ($1.date, $1.txid) }
+        // atOrAfter[i]: the amounts dated at or after ordered[i] (equal dates all count),
+        // built from the end so that many transactions in one pass cost O(n log n).
+        var atOrAfter = [Int64](repeating: 0, count: ordered.count)
+        var index = ordered.count - 1
+        var running: Int64 = 0
+        while index >= 0 {
+            var start = index
+            while start > 0, ordered[start - 1].date == ordered[index].date { start -= 1 }
+            running += ordered[start...index].reduce(0) { $0 + $1.amount }
+            for position in start...index { atOrAfter[position] = running }
+            index = start - 1
+        }
         var allocations = allocations
         var decisions: [Decision] = []
-        for transaction in ordered {
-            let atOrAfter = ordered.reduce(Int64(0)) { $1.date >= transaction.date ? $0 + $1.amount : $0 }
-            let balanceBefore = balanceAfterPass - atOrAfter
+        for (position, transaction) in ordered.enumerated() {
+            let balanceBefore = balanceAfterPass - atOrAfter[position]
             guard let goal = dedicatedGoal(allocations: allocations, balanceBefore: balanceBefore) else { continue }
             let newTarget = max(0, goal.amount + transaction.amount)
             guard newTarget != goal.amount else { continue }

@@ -91,8 +91,12 @@ public final class ProgressCache: Sendable {
     }
 
     private let entry = Mutex<Entry?>(nil)
+    private let computed = Mutex(0)
 
     public init() {}
+
+    /// How many times the status was computed rather than reused (for tests and metrics).
+    public var computations: Int { computed.withLock { $0 } }
 
     func lookup(recordID: Int64, counter: Int64, displayCurrency: Currency, rates: RateTable) -> MonthStatus? {
         entry.withLock { entry in
@@ -103,6 +107,7 @@ public final class ProgressCache: Sendable {
     }
 
     func store(recordID: Int64, counter: Int64, displayCurrency: Currency, rates: RateTable, status: MonthStatus) {
+        computed.withLock { $0 += 1 }
         entry.withLock { $0 = Entry(recordID: recordID, counter: counter, displayCurrency: displayCurrency, rates: rates, status: status) }
     }
 }
