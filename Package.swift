@@ -7,6 +7,8 @@ let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: 
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-prometheus")
 
 let package = Package(
     name: "walletwatch",
@@ -22,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // libcurl through a module map and a shim header (curl_easy_setopt is variadic).
@@ -37,12 +41,14 @@ let package = Package(
         .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchNet"]),
         .target(
             name: "WalletWatchEngine",
-            dependencies: ["WalletWatchCore", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", logging, "TOMLKit"]
+            dependencies: ["WalletWatchCore", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", logging, lifecycle, "TOMLKit"]
         ),
+        .target(name: "WalletWatchWeb", dependencies: ["WalletWatchEngine", "WalletWatchCore", "WalletWatchStore", hummingbird, prometheus, logging]),
         .target(name: "WalletWatchSim", dependencies: ["WalletWatchCore", hummingbird]),
         .executableTarget(
             name: "walletwatch",
-            dependencies: ["WalletWatchCore", "WalletWatchStore", "WalletWatchNet", "WalletWatchSources", "WalletWatchEngine", argumentParser, logging]
+            dependencies: ["WalletWatchCore", "WalletWatchStore", "WalletWatchNet", "WalletWatchSources", "WalletWatchEngine",
+                           "WalletWatchWeb", argumentParser, logging, lifecycle, hummingbird]
         ),
         .executableTarget(name: "walletwatch-sim", dependencies: ["WalletWatchSim", argumentParser, hummingbird]),
 
@@ -60,6 +66,10 @@ let package = Package(
         .testTarget(
             name: "WalletWatchEngineTests",
             dependencies: ["WalletWatchEngine", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport", grdb]
+        ),
+        .testTarget(
+            name: "WalletWatchWebTests",
+            dependencies: ["WalletWatchWeb", "WalletWatchEngine", "WalletWatchStore", "WalletWatchNet", "WalletWatchSim", "TestSupport", hummingbird, logging]
         ),
         // End-to-end: runs the built `walletwatch` binary against the simulator, as a user would.
         .testTarget(name: "WalletWatchCLITests", dependencies: ["walletwatch", "walletwatch-sim", "WalletWatchCore", "WalletWatchSim", "TestSupport"]),

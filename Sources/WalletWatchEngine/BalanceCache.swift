@@ -119,3 +119,21 @@ public struct SourceUnavailable: Classified, Equatable {
     public var description: String { message }
     public var kind: ErrorKind { .runtime }
 }
+
+extension Engine {
+    /// Balances as stored, without asking any source (the web API: the daemon keeps them
+    /// fresh). A source whose balance is older than the cache window is marked stale.
+    public func storedBalances() throws -> BalanceReport {
+        let now = clock.now
+        let ark = try database.arkBalances()
+        let onchain = try database.onchainBalances()
+        let statuses = config.sources.map { source -> SourceBalanceStatus in
+            let arkRow = ark[source.name]
+            let onchainRow = onchain[source.name]
+            let oldest = [arkRow?.lastUpdated, onchainRow?.lastUpdated].compactMap { $0 }.min()
+            let stale = oldest.map { now.seconds(since: $0) >= Int64(config.balanceCacheSeconds) } ?? true
+            return SourceBalanceStatus(source: source, ark: arkRow, onchain: onchainRow, fromCache: true, stale: stale, error: nil)
+        }
+        return BalanceReport(sources: statuses, assets: try database.assetOverviews(), warnings: try vtxoExpiryWarnings(), now: now)
+    }
+}

@@ -31,3 +31,10 @@ public struct Engine: Sendable {
         return name.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
     }
 }
+
+extension Engine {
+    /// Retries the HTTP client made since the process started (for /metrics).
+    public var httpRetries: Int {
+        (http as? CurlHTTPClient)?.statistics.retries ?? 0
+    }
+}

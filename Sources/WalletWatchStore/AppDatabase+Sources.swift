@@ -100,3 +100,27 @@ extension AppDatabase {
         }
     }
 }
+
+/// How often a source's passes succeeded and failed, and when one last succeeded.
+public struct IngestRunTotals: Hashable, Sendable {
+    public let source: String
+    public let succeeded: Int
+    public let failed: Int
+    public let lastSuccess: Instant?
+}
+
+extension AppDatabase {
+    /// Totals of the recorded passes per source (by every process: CLI and daemon).
+    public func ingestRunTotals() throws -> [IngestRunTotals] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT source, SUM(ok) AS succeeded, SUM(1 - ok) AS failed,
+                       MAX(CASE WHEN ok = 1 THEN finished_at END) AS last_success
+                FROM ingest_runs GROUP BY source ORDER BY source
+                """).map {
+                IngestRunTotals(source: try $0.decode(forColumn: "source"), succeeded: try $0.decode(forColumn: "succeeded"),
+                                failed: try $0.decode(forColumn: "failed"), lastSuccess: try $0.decode(forColumn: "last_success"))
+            }
+        }
+    }
+}

@@ -30,6 +30,9 @@ struct WalletWatch: AsyncParsableCommand {
             RatesCommand.self,
             SettingsCommand.self,
             MonthCommand.self,
+            RunCommand.self,
+            ServeCommand.self,
+            WatchCommand.self,
         ]
     )
 

@@ -145,7 +145,8 @@ struct ConfigTests {
         #expect(ListenAddress("127.0.0.1:8477")?.isLoopback == true)
         #expect(ListenAddress("[::1]:8477")?.isLoopback == true)
         #expect(ListenAddress("0.0.0.0:8477")?.isLoopback == false)
-        #expect(ListenAddress("127.0.0.1:0") == nil)
+        #expect(ListenAddress("127.0.0.1:0")?.port == 0, "port 0 picks any free port")
+        #expect(ListenAddress("127.0.0.1:65536") == nil)
         #expect(ListenAddress("127.0.0.1") == nil)
     }
 }

@@ -74,3 +74,19 @@ struct RatesAndCacheTests {
         #expect(later.progressCache.computations == 3, "a move over 1% drops it")
     }
 }
+
+@Suite("The daemon's schedule")
+struct SchedulerTests {
+    @Test("after failures the wait grows to 2, 4, then 8 intervals, and a success resets it")
+    func backoff() {
+        #expect((0...6).map { Scheduler.backoffFactor(failures: $0) } == [1, 2, 4, 8, 8, 8, 8])
+    }
+
+    @Test("jitter keeps every wait within 10% of its interval")
+    func jitter() {
+        for _ in 0..<500 {
+            let wait = Scheduler.jittered(.seconds(60))
+            #expect(wait >= .seconds(54) && wait <= .seconds(66))
+        }
+    }
+}

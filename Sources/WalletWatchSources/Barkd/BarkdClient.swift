@@ -83,10 +83,13 @@ public struct BarkdClient: Sendable {
     }
 
     /// `GET /api/v1/notifications/wait?since=...`: waits (up to `timeout`) for movement
-    /// notifications newer than `since`.
-    public func waitForNotifications(since: Instant?, timeout: Duration) async throws -> NotificationBatch {
+    /// notifications newer than `since` (the previous batch's `lastPushedAt`).
+    public func waitForNotifications(since: String?, timeout: Duration) async throws -> NotificationBatch {
         var path = "/api/v1/notifications/wait"
-        if let since { path += "?since=" + since.iso8601.replacingOccurrences(of: "+", with: "%2B") }
+        if let since {
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~:"))
+            path += "?since=" + (since.addingPercentEncoding(withAllowedCharacters: allowed) ?? since)
+        }
         return try await requester.get(path, timeout: timeout, decode: BarkdDecoding.notifications)
     }
 }

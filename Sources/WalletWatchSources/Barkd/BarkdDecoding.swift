@@ -256,9 +256,12 @@ enum BarkdDecoding {
 
     static func notifications(_ reader: inout JSONReader) throws -> NotificationBatch {
         var notifications: [WalletNotification]?
-        var lastPushed: Instant?
+        var lastPushed: String?
         try reader.readObject { reader, key in
-            if key.is("last_pushed_at") { lastPushed = try reader.readOptionalInstant() }
+            if key.is("last_pushed_at") {
+                lastPushed = try reader.readOptionalString()
+                if let text = lastPushed, Instant(iso8601: text) == nil { throw reader.error("'\(text.prefix(40))' is not an ISO 8601 timestamp") }
+            }
             else if key.is("notifications") {
                 var list: [WalletNotification] = []
                 try reader.readArray { reader, _ in

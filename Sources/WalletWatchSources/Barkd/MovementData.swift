@@ -68,6 +68,7 @@ public struct WalletNotification: Hashable, Sendable {
 /// What one long poll returned.
 public struct NotificationBatch: Hashable, Sendable {
     public var notifications: [WalletNotification]
-    /// Pass back as `since` in the next poll.
-    public var lastPushedAt: Instant?
+    /// Pass back, verbatim, as `since` in the next poll (barkd's times have more precision
+    /// than walletwatch's milliseconds).
+    public var lastPushedAt: String?
 }

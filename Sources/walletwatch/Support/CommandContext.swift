@@ -16,11 +16,14 @@ struct CommandContext {
 
     /// Loads the config named by the global options (or found in the usual places), applies
     /// `--db`, opens the database and reads the clock.
-    static func load(_ options: GlobalOptions, label: String = "walletwatch") throws -> CommandContext {
+    /// - parameter logLevel: the level unless `WALLETWATCH_LOG_LEVEL` says otherwise (the
+    ///   daemon logs at `info`, one-shot commands at `warning`).
+    static func load(_ options: GlobalOptions, label: String = "walletwatch", logLevel: Logger.Level = .warning) throws -> CommandContext {
         let config = try loadConfig(options)
         let database = try AppDatabase.open(path: config.database)
         let clock = try WallClock.fromEnvironment()
-        let logger = Logger(label: label)
+        var logger = Logger(label: label)
+        logger.logLevel = LogSetup.configuredLevel ?? logLevel
         let http = CurlHTTPClient(configuration: httpConfiguration(config.http), logger: logger)
         return CommandContext(engine: Engine(database: database, config: config, clock: clock, http: http, logger: logger))
     }

@@ -3,7 +3,7 @@ import Logging
 
 /// Logging goes to stderr (stdout is reserved for data and JSON). The level comes from
 /// `WALLETWATCH_LOG_LEVEL` (trace, debug, info, notice, warning, error, critical); the
-/// default is `warning` for one-shot commands, and the daemon raises it to `info`.
+/// default is `warning` for one-shot commands and `info` for `run` and `serve`.
 enum LogSetup {
     static let environmentKey = "WALLETWATCH_LOG_LEVEL"
 
@@ -11,7 +11,8 @@ enum LogSetup {
         let configured = ProcessInfo.processInfo.environment[environmentKey].flatMap(Logger.Level.init(rawValue:))
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = configured ?? .warning
+            // Libraries' own loggers stay at info; each command's Logger sets its level (see CommandContext).
+            handler.logLevel = configured ?? .info
             return handler
         }
     }

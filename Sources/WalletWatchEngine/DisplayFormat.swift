@@ -1,0 +1,51 @@
+import Foundation
+import WalletWatchCore
+
+/// How values look in the terminal and on the web page: money with its code, times in the
+/// user's time zone, ages as `4m 10s`.
+public enum DisplayFormat {
+    public static func money(_ minorUnits: Int64, _ currency: Currency) -> String {
+        Money(minorUnits: minorUnits, currency: currency).description
+    }
+
+    /// `2026-11-02 11:00` in `zone`.
+    public static func time(_ instant: Instant, _ zone: TimeZone) -> String {
+        let local = localInstant(instant, zone).iso8601
+        return String(local.prefix(10)) + " " + String(local.dropFirst(11).prefix(5))
+    }
+
+    /// `2026-11-02 11:00:05` in `zone`.
+    public static func timeWithSeconds(_ instant: Instant, _ zone: TimeZone) -> String {
+        let local = localInstant(instant, zone).iso8601
+        return String(local.prefix(10)) + " " + String(local.dropFirst(11).prefix(8))
+    }
+
+    /// An instant shifted by the zone's offset at that instant, so that its UTC fields read as local time.
+    public static func localInstant(_ instant: Instant, _ zone: TimeZone) -> Instant {
+        let date = Date(timeIntervalSince1970: Double(instant.millisecondsSinceEpoch) / 1000)
+        return instant.adding(seconds: Int64(zone.secondsFromGMT(for: date)))
+    }
+
+    /// `42s`, `4m 10s`, `3h 5m`, `2d 4h`: how long ago.
+    public static func age(seconds: Int64) -> String {
+        let seconds = max(0, seconds)
+        switch seconds {
+        case ..<60: return "\(seconds)s"
+        case ..<3600: return "\(seconds / 60)m \(seconds % 60)s"
+        case ..<86_400: return "\(seconds / 3600)h \(seconds % 3600 / 60)m"
+        default: return "\(seconds / 86_400)d \(seconds % 86_400 / 3600)h"
+        }
+    }
+
+    /// A fraction as a percentage with one decimal: `12.5%`.
+    public static func percent(_ numerator: Int64, _ denominator: Int64) -> String {
+        guard denominator != 0 else { return "0.0%" }
+        let tenths = Rounding.halfEven(Int128(numerator) * 1000, Int128(denominator))
+        return Money.majorString(Int64(clamping: tenths), exponent: 1) + "%"
+    }
+
+    /// A fraction clamped to 0...1, for bars.
+    public static func fill(_ value: Int64, of total: Int64) -> Double {
+        total <= 0 ? 1 : min(1, max(0, Double(value) / Double(total)))
+    }
+}

@@ -1,0 +1,69 @@
+import Synchronization
+import WalletWatchEngine
+
+/// One watcher of the database shared by every open event stream: it starts with the first
+/// subscriber and fans each change out to all of them.
+final class ChangeBroadcaster: Sendable {
+    enum Event: Sendable {
+        case change(Int64)
+        case keepAlive
+    }
+
+    private struct State {
+        var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
+        var next = 0
+        var watcher: Task<Void, Never>?
+    }
+
+    private let engine: Engine
+    private let state = Mutex(State())
+
+    init(engine: Engine) { self.engine = engine }
+
+    /// One subscriber's events, and a way to end them early.
+    struct Subscription: Sendable {
+        let events: AsyncStream<Event>
+        let end: @Sendable () -> Void
+    }
+
+    /// A stream of changes (starting with the current version) and keep-alives.
+    func subscribe() -> Subscription {
+        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(8))
+        let id = state.withLock { state -> Int in
+            state.next += 1
+            state.subscribers[state.next] = continuation
+            if state.watcher == nil { state.watcher = startWatching() }
+            return state.next
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+        }
+        return Subscription(events: stream, end: { continuation.finish() })
+    }
+
+    private func startWatching() -> Task<Void, Never> {
+        let changes = engine.changes()
+        return Task { [weak self] in
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await version in changes { self?.broadcast(.change(version)) }
+                }
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: .seconds(15))
+                        self?.broadcast(.keepAlive)
+                    }
+                }
+            }
+        }
+    }
+
+    private func broadcast(_ event: Event) {
+        let subscribers = state.withLock { Array($0.subscribers.values) }
+        for subscriber in subscribers { subscriber.yield(event) }
+    }
+
+    deinit {
+        state.withLock { $0.watcher?.cancel() }
+    }
+}

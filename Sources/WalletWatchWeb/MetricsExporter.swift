@@ -1,0 +1,53 @@
+import Prometheus
+import Synchronization
+import WalletWatchCore
+import WalletWatchEngine
+import WalletWatchStore
+
+/// `/metrics` in Prometheus text format: ingest runs and failures per source (from the
+/// database, so passes of `walletwatch ingest` in other processes count too), the last
+/// successful pass, the daemon's HTTP retries, the transactions stored, and each goal's
+/// progress this month.
+final class MetricsExporter: Sendable {
+    private let registry = PrometheusCollectorRegistry()
+    /// Counters only go up: the totals already emitted, to add only what is new.
+    private let emitted = Mutex<[String: Int64]>([:])
+
+    func render(_ engine: Engine) async throws -> String {
+        for totals in try engine.database.ingestRunTotals() {
+            let labels = [("source", totals.source)]
+            advance(registry.makeCounter(name: "walletwatch_ingest_runs_total", labels: labels,
+                                         help: "Ingest passes of a source, successful or not."),
+                    key: "runs/\(totals.source)", to: Int64(totals.succeeded + totals.failed))
+            advance(registry.makeCounter(name: "walletwatch_ingest_failures_total", labels: labels,
+                                         help: "Ingest passes of a source that failed."),
+                    key: "failures/\(totals.source)", to: Int64(totals.failed))
+            if let last = totals.lastSuccess {
+                registry.makeGauge(name: "walletwatch_ingest_last_success_timestamp_seconds", labels: labels,
+                                   help: "When a pass of the source last succeeded (Unix time).")
+                    .set(Double(last.millisecondsSinceEpoch) / 1000)
+            }
+        }
+        advance(registry.makeCounter(name: "walletwatch_http_retries_total", help: "HTTP requests this process retried."),
+                key: "http-retries", to: Int64(engine.httpRetries))
+        registry.makeGauge(name: "walletwatch_transactions_stored", help: "Transactions in the ledger.")
+            .set(Double(try engine.database.transactionCount()))
+        let status = try await engine.monthStatus(refreshRates: .never)
+        for goal in status.goals {
+            let figures = goal.figures
+            registry.makeGauge(name: "walletwatch_goal_month_progress_ratio", labels: [("goal", goal.name)],
+                               help: "What a goal received this month divided by what was planned (1 when nothing was planned).")
+                .set(figures.planned == 0 ? 1 : Double(figures.contributed) / Double(figures.planned))
+        }
+        return registry.emitToString()
+    }
+
+    private func advance(_ counter: Counter, key: String, to total: Int64) {
+        let delta = emitted.withLock { emitted -> Int64 in
+            let delta = max(0, total - (emitted[key] ?? 0))
+            emitted[key] = max(total, emitted[key] ?? 0)
+            return delta
+        }
+        if delta > 0 { counter.increment(by: delta) }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import WalletWatchCore
+import WalletWatchEngine
+import WalletWatchStore
+
+/// Where and how the web view listens.
+public struct WebConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// When set, every route but /healthz needs `Authorization: Bearer <token>` (or the cookie
+    /// a visit to `/?token=...` sets, for browsers).
+    public var token: String?
+    /// Called with the bound port once the server listens (port 0 picks a free one).
+    public var onRunning: @Sendable (Int) -> Void
+
+    public init(host: String = "127.0.0.1", port: Int = 8477, token: String? = nil, onRunning: @escaping @Sendable (Int) -> Void = { _ in }) {
+        self.host = host
+        self.port = port
+        self.token = token
+        self.onRunning = onRunning
+    }
+}
+
+/// The web view of `walletwatch serve`: the page (the same view as `watch`, rendered by the
+/// server, no external assets), server-sent events on every change, the JSON API, Prometheus
+/// metrics and a health check.
+public func buildApplication(engine: Engine, configuration: WebConfiguration) -> some ApplicationProtocol {
+    let router = Router()
+    let changes = ChangeBroadcaster(engine: engine)
+    let metrics = MetricsExporter()
+    router.get("/healthz") { _, _ in "ok\n" }
+    router.addRoutes(DashboardRoutes(engine: engine, changes: changes, metrics: metrics).routes(token: configuration.token))
+    let onRunning = configuration.onRunning
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "walletwatch"),
+        onServerRunning: { channel in onRunning(channel.localAddress?.port ?? configuration.port) },
+        logger: engine.logger)
+}
+
+/// The routes behind authentication.
+struct DashboardRoutes: Sendable {
+    let engine: Engine
+    let changes: ChangeBroadcaster
+    let metrics: MetricsExporter
+
+    func routes(token: String?) -> RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+        if let token { routes.add(middleware: TokenAuthentication(token: token)) }
+        routes.get("/") { _, _ in try await html(DashboardPage.document(try await engine.dashboard())) }
+        routes.get("/fragment") { _, _ in try await html(DashboardPage.fragment(try await engine.dashboard())) }
+        routes.get("/events") { _, _ in events() }
+        routes.get("/api/v1/status") { _, _ in json(MonthDocument.status(try await engine.monthStatus())) }
+        routes.get("/api/v1/balances") { _, _ in json(BalanceDocument.json(try await engine.storedBalances())) }
+        routes.get("/api/v1/transactions") { request, _ in
+            let limit = request.uri.queryParameters.get("limit", as: Int.self).map { max(1, min($0, 10_000)) } ?? 100
+            let filter = TransactionFilter(asset: request.uri.queryParameters.get("asset"), tag: request.uri.queryParameters.get("tag"),
+                                           status: request.uri.queryParameters.get("status").flatMap(TransactionStatus.init(rawValue:)),
+                                           limit: limit)
+            return json(.array(try engine.database.transactions(filter).map { TransactionDocument.json($0) }))
+        }
+        routes.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: .init(byteBuffer: ByteBuffer(string: try await metrics.render(engine))))
+        }
+        return routes
+    }
+
+    /// `event: change` on every change of the database (any process), with a comment every
+    /// 15 s to keep proxies from closing the stream. Ends on graceful shutdown.
+    func events() -> Response {
+        let subscription = changes.subscribe()
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+            body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+                try await withGracefulShutdownHandler {
+                    for await event in subscription.events {
+                        switch event {
+                        case .change(let version): try await writer.write(ByteBuffer(string: "event: change\ndata: \(version)\n\n"))
+                        case .keepAlive: try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                        }
+                    }
+                } onGracefulShutdown: {
+                    subscription.end()
+                }
+                try await writer.finish(nil)
+            })
+    }
+}
+
+func html(_ text: String) -> Response {
+    Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+             body: .init(byteBuffer: ByteBuffer(string: text)))
+}
+
+/// JSON exactly as the CLI prints it with --json.
+func json(_ value: JSONValue) -> Response {
+    Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+             body: .init(byteBuffer: ByteBuffer(string: value.pretty + "\n")))
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+import TestSupport
+import WalletWatchSim
+
+@Suite("CLI: run, serve and watch")
+struct DaemonCLITests {
+    /// Starts `walletwatch serve` on a free port and returns it with its port.
+    func serve(_ demo: DemoSetup, _ extra: [String] = []) async throws -> (BackgroundProcess, Int) {
+        let cli = demo.cli()
+        let portFile = demo.folder.file("web.port")
+        let server = try BackgroundProcess(cli.binary, ["serve", "--listen", "127.0.0.1:0", "--port-file", portFile] + extra,
+                                           environment: cli.environment, currentDirectory: demo.folder.path)
+        var port = 0
+        #expect(await eventually(within: .seconds(20)) {
+            port = Int((try? String(contentsOfFile: portFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+            return port > 0
+        }, "serve did not start: \(server.stderr)")
+        return (server, port)
+    }
+
+    func curl(_ arguments: [String]) async throws -> CommandResult {
+        try await ProcessRunner.run("/usr/bin/curl", ["-s", "--max-time", "10"] + arguments, environment: [:], currentDirectory: "/")
+    }
+
+    @Test("with serve running, a CLI ingest in another process sends an SSE event within 2 s; /api/v1/status equals month status --json")
+    func serveAndIngest() async throws {
+        let demo = try await DemoSetup()
+        try await demo.cli().run("goal", "add", "House", "--currency", "USD", "--target", "10000", "--deadline", "2027-12-31")
+        let (server, port) = try await serve(demo)
+        #expect(try await eventually(within: .seconds(20)) { try await curl(["http://127.0.0.1:\(port)/api/v1/transactions"]).stdout.contains("ark:ark:") },
+                "the daemon's first ingest")
+
+        let events = try BackgroundProcess("/usr/bin/curl", ["-sN", "--max-time", "30", "http://127.0.0.1:\(port)/events"],
+                                           environment: [:], currentDirectory: "/")
+        #expect(await eventually(within: .seconds(5)) { events.stdout.contains("event: change") })
+        let before = events.stdout.components(separatedBy: "event: change").count
+        try await demo.simulator.addMovement(BarkdMovement(subsystem: .init(name: "bark.arkoor", kind: "receive"), effectiveBalanceSat: 4242,
+                                                           time: .init(createdAt: SimTime(unixSeconds: 1_795_261_000))), to: "ark")
+        let ingest = try await demo.cli().run("ingest", "--source", "ark")
+        #expect(ingest.status == 0)
+        let finished = ContinuousClock.now
+        #expect(await eventually(within: .seconds(2)) { events.stdout.components(separatedBy: "event: change").count > before },
+                "no event within 2 s of the ingest")
+        #expect(ContinuousClock.now - finished < .seconds(2))
+        events.send(SIGKILL)
+
+        let api = try #require(try JSONSerialization.jsonObject(with: Data(try await curl(["http://127.0.0.1:\(port)/api/v1/status"]).stdout.utf8)) as? NSDictionary)
+        let cli = try #require(try await demo.cli().run("month", "status", "--json").object as NSDictionary?)
+        #expect(api == cli)
+        #expect((api["goals"] as? [Any])?.count == 1)
+
+        server.send(SIGTERM)
+        #expect(await server.exitStatus(within: .seconds(30)) == 0, "\(server.stderr)")
+    }
+
+    @Test("serve refuses a non-loopback address without a token; with one it starts and guards every route")
+    func nonLoopback() async throws {
+        let demo = try await DemoSetup()
+        let refused = try await demo.cli().run("serve", "--listen", "0.0.0.0:8477")
+        #expect(refused.status == 65)
+        #expect(refused.stderr.hasPrefix("error: refusing to listen on 0.0.0.0:8477 without a token"))
+        demo.folder.write("web.token", "s3cr3t-s3cr3t-s3cr3t-s3cr3t\n")
+        let config = try String(contentsOfFile: demo.folder.file("walletwatch.toml"), encoding: .utf8)
+        demo.folder.write("walletwatch.toml", config + "\n[serve]\ntoken_file = \"web.token\"\n")
+        let cli = demo.cli()
+        let portFile = demo.folder.file("web.port")
+        let server = try BackgroundProcess(cli.binary, ["serve", "--listen", "0.0.0.0:0", "--port-file", portFile],
+                                           environment: cli.environment, currentDirectory: demo.folder.path)
+        var port = 0
+        #expect(await eventually(within: .seconds(20)) {
+            port = Int((try? String(contentsOfFile: portFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+            return port > 0
+        })
+        #expect(try await curl(["-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/api/v1/status"]).stdout == "401")
+        #expect(try await curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer s3cr3t-s3cr3t-s3cr3t-s3cr3t",
+                                "http://127.0.0.1:\(port)/api/v1/status"]).stdout == "200")
+        #expect(try await curl(["http://127.0.0.1:\(port)/healthz"]).stdout == "ok\n")
+        #expect(!server.stderr.contains("s3cr3t"), "the token reached the logs")
+        server.send(SIGTERM)
+        #expect(await server.exitStatus(within: .seconds(30)) == 0)
+    }
+
+    @Test("SIGTERM during an ingest: the daemon stops cleanly and the database holds all of the pass or none of it")
+    func sigtermDuringIngest() async throws {
+        let folder = TemporaryDirectory("walletwatch-sigterm")
+        let simulator = try await Simulator.start(scenario: Scenario(wallets: [
+            WalletScenario(name: "ark", token: "t", generatedMovements: GeneratedMovements(count: 6000, seed: 5)),
+        ]))
+        folder.write("token", "t")
+        folder.write("walletwatch.toml", """
+            [[sources]]
+            name = "ark"
+            kind = "barkd"
+            url = "\(simulator.barkdURL("ark"))"
+            token_file = "token"
+            [rates]
+            provider = "static"
+            [rates.static]
+            "BTC/USD" = "65000"
+            """)
+        let cli = CLIRunner(folder: folder)
+        let database = folder.file("walletwatch.sqlite")
+        let daemon = try BackgroundProcess(cli.binary, ["run"], environment: cli.environment, currentDirectory: folder.path)
+        var walGrew = false
+        _ = await eventually(within: .seconds(120)) {
+            let size = (try? FileManager.default.attributesOfItem(atPath: database + "-wal")[.size] as? Int) ?? 0
+            walGrew = size > 512 * 1024
+            return walGrew || !daemon.isRunning
+        }
+        daemon.send(SIGTERM)
+        let status = await daemon.exitStatus(within: .seconds(60))
+        #expect(walGrew, "the signal should arrive while the ingest writes")
+        #expect(status == 0, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("daemon stopped"))
+        #expect(try await sqlite(database, "PRAGMA integrity_check") == "ok")
+        let count = try await sqlite(database, "SELECT COUNT(*) FROM transactions")
+        #expect(count == "0" || count == "6000", "a half-written pass: \(count) rows")
+        #expect(try await cli.run("ingest").status == 0)
+        #expect(try await sqlite(database, "SELECT COUNT(*) FROM transactions") == "6000")
+        await simulator.stop()
+    }
+
+    @Test("run ingests a source at once when barkd notifies a new movement")
+    func notification() async throws {
+        let demo = try await DemoSetup()
+        let config = try String(contentsOfFile: demo.folder.file("walletwatch.toml"), encoding: .utf8)
+        demo.folder.write("walletwatch.toml", config.replacingOccurrences(of: "interval_seconds = 60", with: "interval_seconds = 3600"))
+        let cli = demo.cli()
+        let daemon = try BackgroundProcess(cli.binary, ["run"], environment: cli.environment, currentDirectory: demo.folder.path)
+        #expect(try await eventually(within: .seconds(20)) { try await demo.cli().run("tx", "show", "ark:ark:11").status == 0 }, "the first ingest")
+        try await Task.sleep(for: .milliseconds(500))
+        let movement = try await demo.simulator.addMovement(BarkdMovement(
+            subsystem: .init(name: "bark.lightning_receive", kind: "receive"), effectiveBalanceSat: 777,
+            time: .init(createdAt: SimTime(unixSeconds: 1_795_261_000))), to: "ark")
+        #expect(try await eventually(within: .seconds(10)) { try await demo.cli().run("tx", "show", "ark:ark:\(movement.id)").status == 0 },
+                "the notification did not trigger an ingest: \(daemon.stderr)")
+        daemon.send(SIGINT)
+        #expect(await daemon.exitStatus(within: .seconds(30)) == 0)
+    }
+
+    @Test("watch --once prints one frame; without a terminal watch prints a new frame within 2 s of a change")
+    func watch() async throws {
+        let demo = try await DemoSetup()
+        try await demo.cli().run("ingest")
+        try await demo.cli().run("goal", "add", "House", "--currency", "USD", "--target", "10000", "--deadline", "2027-12-31")
+        let frame = try await demo.cli().run("watch", "--once")
+        #expect(frame.status == 0)
+        #expect(frame.stdout.contains("House") && frame.stdout.contains("TOTAL (USD)") && frame.stdout.contains("Ark wallet"))
+        #expect(frame.stdout.contains("source ark: ok"))
+        #expect(!frame.stdout.contains("\u{1B}["), "plain text, no escape codes")
+
+        let cli = demo.cli()
+        let watcher = try BackgroundProcess(cli.binary, ["watch"], environment: cli.environment, currentDirectory: demo.folder.path)
+        #expect(await eventually(within: .seconds(10)) { watcher.stdout.contains("TOTAL (USD)") })
+        let framesBefore = watcher.stdout.components(separatedBy: "walletwatch · ").count
+        try await demo.cli().run("goal", "add", "Boat", "--currency", "USD", "--target", "500", "--deadline", "2027-01-31")
+        let changed = ContinuousClock.now
+        #expect(await eventually(within: .seconds(2)) { watcher.stdout.components(separatedBy: "walletwatch · ").count > framesBefore })
+        #expect(ContinuousClock.now - changed < .seconds(2))
+        #expect(watcher.stdout.contains("Boat"))
+        watcher.send(SIGTERM)
+        #expect(await watcher.exitStatus(within: .seconds(10)) == 0)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Synchronization
+import Testing
+import TestSupport
+import WalletWatchCore
+import WalletWatchEngine
+import WalletWatchNet
+import WalletWatchSim
+import WalletWatchStore
+@testable import WalletWatchWeb
+
+// Hummingbird re-exports HTTPTypes, whose HTTPRequest/HTTPResponse share the names of ours.
+typealias HTTPRequest = WalletWatchNet.HTTPRequest
+typealias HTTPResponse = WalletWatchNet.HTTPResponse
+
+/// The web view running in this process on a free port, over a database in a temporary
+/// folder, reached through the real HTTP client.
+final class WebFixture: @unchecked Sendable {
+    let folder = TemporaryDirectory("walletwatch-web")
+    let engine: Engine
+    let http: CurlHTTPClient
+    private var serverTask: Task<Void, any Error>?
+    private(set) var port = 0
+
+    init(token: String? = nil, now: String = "2026-11-21T12:00:00Z") async throws {
+        let database = try AppDatabase.open(path: folder.file("walletwatch.sqlite"))
+        let logger = Logger(label: "web-test")
+        http = CurlHTTPClient(configuration: HTTPClientConfiguration(timeout: .seconds(10), retries: 0, userAgent: "test"), logger: logger)
+        var config = AppConfig(file: nil, database: folder.file("walletwatch.sqlite"))
+        config.rates = RatesConfig(provider: .static, staticRates: [CurrencyPair("BTC/USD")!: 65000])
+        engine = Engine(database: database, config: config, clock: .fixed(.at(now)), http: http, logger: logger)
+        let bound = AsyncStream<Int>.makeStream()
+        let app = buildApplication(engine: engine, configuration: WebConfiguration(port: 0, token: token, onRunning: { bound.continuation.yield($0) }))
+        serverTask = Task { try await app.run() }
+        for await port in bound.stream {
+            self.port = port
+            break
+        }
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    func get(_ path: String, token: String? = nil, headers: [HTTPHeader] = []) async throws -> HTTPResponse {
+        try await http.send(HTTPRequest(url: url(path), headers: headers, bearerToken: token.map(BearerToken.init)))
+    }
+
+    func json(_ path: String, token: String? = nil) async throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(try await get(path, token: token).body))
+    }
+
+    deinit { serverTask?.cancel() }
+}
+
+/// Collects a streamed body and signals when some text appears in it.
+final class StreamWatcher: HTTPBodyConsumer, @unchecked Sendable {
+    private let text = Mutex("")
+    func consume(_ chunk: UnsafeRawBufferPointer) throws {
+        let piece = String(decoding: chunk, as: UTF8.self)
+        text.withLock { $0 += piece }
+    }
+    var received: String { text.withLock { $0 } }
+}
+
+@Suite("The web view")
+struct WebTests {
+    let now = Instant.at("2026-11-21T12:00:00Z")
+
+    @Test("the API prints exactly the CLI's documents; health needs nothing")
+    func api() async throws {
+        let web = try await WebFixture()
+        _ = try web.engine.database.createManualAsset(name: "Cash", currency: .usd, now: now)
+        _ = try web.engine.database.addManualTransaction(assetName: "Cash", amount: "100", date: .at("2026-11-02T00:00:00Z"), note: nil, now: now)
+        _ = try web.engine.database.createGoal(name: "House", currency: .usd, target: 100_000, deadline: Day("2027-06-30"), now: now)
+        #expect(String(decoding: try await web.get("/healthz").body, as: UTF8.self) == "ok\n")
+        let status = try await web.get("/api/v1/status")
+        #expect(status.header("Content-Type") == "application/json")
+        #expect(String(decoding: status.body, as: UTF8.self) == MonthDocument.status(try await web.engine.monthStatus()).pretty + "\n")
+        let transactions = try #require(try await web.json("/api/v1/transactions?limit=5") as? [[String: Any]])
+        #expect(transactions.first?["amount"] as? Int == 10000)
+        let balances = try #require(try await web.json("/api/v1/balances") as? [String: Any])
+        #expect((balances["assets"] as? [[String: Any]])?.first?["balance"] as? Int == 10000)
+    }
+
+    @Test("with a token every route but /healthz needs it; a browser gets a cookie from /?token=")
+    func token() async throws {
+        let secret = "0123456789abcdef0123456789abcdef"
+        let web = try await WebFixture(token: secret)
+        #expect(try await web.get("/healthz").status == 200)
+        for path in ["/", "/fragment", "/api/v1/status", "/api/v1/balances", "/api/v1/transactions", "/metrics"] {
+            #expect(try await web.get(path).status == 401, "\(path) without a token")
+            #expect(try await web.get(path, token: "wrong").status == 401, "\(path) with a wrong token")
+            #expect(try await web.get(path, token: secret).status == 200, "\(path) with the token")
+        }
+        let client = CurlHTTPClient(configuration: HTTPClientConfiguration(retries: 0, userAgent: "test", maxRedirects: 0), logger: Logger(label: "t"))
+        let login = try await client.send(HTTPRequest(url: web.url("/?token=\(secret)")))
+        #expect(login.status == 303)
+        let cookie = try #require(login.header("Set-Cookie"))
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+        let withCookie = try await web.get("/", headers: [HTTPHeader("Cookie", String(cookie.split(separator: ";")[0]))])
+        #expect(withCookie.status == 200)
+    }
+
+    @Test("a change made through another connection reaches /events within 2 s")
+    func events() async throws {
+        let web = try await WebFixture()
+        let watcher = StreamWatcher()
+        let stream = Task { try await web.http.stream(HTTPRequest(url: web.url("/events"), timeout: .seconds(30)), into: watcher) }
+        #expect(await eventually(within: .seconds(5)) { watcher.received.contains("event: change") }, "the first event")
+        let before = watcher.received.components(separatedBy: "event: change").count
+        let other = try AppDatabase.open(path: web.folder.file("walletwatch.sqlite"))
+        let wrote = ContinuousClock.now
+        _ = try other.createManualAsset(name: "Piggy bank", currency: .eur, now: now)
+        #expect(await eventually(within: .seconds(2)) { watcher.received.components(separatedBy: "event: change").count > before },
+                "no event within 2 s of the write")
+        #expect(ContinuousClock.now - wrote < .seconds(2))
+        stream.cancel()
+    }
+
+    @Test("metrics: runs and failures per source, last success, retries, transactions, goal progress")
+    func metrics() async throws {
+        let web = try await WebFixture()
+        let database = web.engine.database
+        _ = try await database.ingest(source: "ark", startedAt: now, now: now) { session in
+            let asset = try session.asset(kind: .ark, name: "Ark wallet")
+            try session.record([ObservedTransaction(txid: "ark:ark:1", amount: 5, type: .ark, status: .confirmed, date: now)], assetID: asset)
+        }
+        try await database.recordIngestFailure(source: "ark", startedAt: now, finishedAt: now, error: "boom")
+        let text = String(decoding: try await web.get("/metrics").body, as: UTF8.self)
+        #expect(text.contains(#"walletwatch_ingest_runs_total{source="ark"} 2"#))
+        #expect(text.contains(#"walletwatch_ingest_failures_total{source="ark"} 1"#))
+        #expect(text.contains(#"walletwatch_ingest_last_success_timestamp_seconds{source="ark"} 1795262400"#))
+        #expect(text.contains("walletwatch_transactions_stored 1"))
+        #expect(text.contains("walletwatch_http_retries_total"))
+        // Counters keep counting across scrapes.
+        try await database.recordIngestFailure(source: "ark", startedAt: now, finishedAt: now, error: "boom")
+        let later = String(decoding: try await web.get("/metrics").body, as: UTF8.self)
+        #expect(later.contains(#"walletwatch_ingest_failures_total{source="ark"} 2"#))
+    }
+
+    @Test("the page shows goals with bars, assets, and transactions with tags, escaped")
+    func page() async throws {
+        let web = try await WebFixture()
+        let database = web.engine.database
+        _ = try database.createManualAsset(name: "Cash <b>", currency: .usd, now: now)
+        let tx = try database.addManualTransaction(assetName: "Cash <b>", amount: "100", date: .at("2026-11-02T00:00:00Z"), note: nil, now: now)
+        _ = try database.tagTransaction(txid: tx.transaction.txid, tags: ["<script>alert(1)</script>"], now: now)
+        _ = try database.createGoal(name: "House", currency: .usd, target: 100_000, deadline: Day("2026-12-31"), now: now)
+        let page = String(decoding: try await web.get("/").body, as: UTF8.self)
+        #expect(page.hasPrefix("<!doctype html>"))
+        #expect(page.contains(#"<meta name="viewport""#))
+        #expect(page.contains("House") && page.contains(#"class="bar""#))
+        #expect(page.contains("Cash &lt;b&gt;"))
+        #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;") && !page.contains("<script>alert(1)"))
+        #expect(page.contains("new EventSource('events')"))
+        #expect(!page.contains("http://") && !page.contains("https://"), "no external assets")
+    }
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Drives headless Chromium over the DevTools protocol (standard library only): opens the
+walletwatch page, marks the loaded document, runs a CLI command in another process, and
+checks that the page shows its effect without having been reloaded.
+
+usage: browser_check.py CHROMIUM URL EXPECTED_TEXT -- COMMAND...
+"""
+import base64, json, os, shutil, socket, struct, subprocess, sys, tempfile, time, urllib.request
+
+
+class DevTools:
+    """A minimal WebSocket client for one DevTools target (text frames, masked, no extensions)."""
+
+    def __init__(self, ws_url):
+        rest = ws_url[len("ws://"):]
+        hostport, path = rest.split("/", 1)
+        host, port = hostport.split(":")
+        self.sock = socket.create_connection((host, int(port)), timeout=30)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((f"GET /{path} HTTP/1.1\r\nHost: {hostport}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                           f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        response = b""
+        while b"\r\n\r\n" not in response:
+            response += self.sock.recv(4096)
+        if b" 101 " not in response.split(b"\r\n")[0]:
+            raise RuntimeError(f"DevTools refused the websocket: {response[:200]!r}")
+        self.buffer = response.split(b"\r\n\r\n", 1)[1]
+        self.next_id = 0
+
+    def _send(self, text):
+        payload = text.encode()
+        header = bytes([0x81])
+        mask = os.urandom(4)
+        length = len(payload)
+        if length < 126:
+            header += bytes([0x80 | length])
+        elif length < 65536:
+            header += bytes([0x80 | 126]) + struct.pack(">H", length)
+        else:
+            header += bytes([0x80 | 127]) + struct.pack(">Q", length)
+        self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def _read_exact(self, count):
+        while len(self.buffer) < count:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise RuntimeError("DevTools closed the connection")
+            self.buffer += chunk
+        data, self.buffer = self.buffer[:count], self.buffer[count:]
+        return data
+
+    def _receive(self):
+        message = b""
+        while True:
+            first, second = self._read_exact(2)
+            length = second & 0x7F
+            if length == 126:
+                length = struct.unpack(">H", self._read_exact(2))[0]
+            elif length == 127:
+                length = struct.unpack(">Q", self._read_exact(8))[0]
+            message += self._read_exact(length)
+            if first & 0x80:
+                return json.loads(message)
+
+    def call(self, method, **params):
+        self.next_id += 1
+        self._send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            reply = self._receive()
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply.get("result", {})
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
+        return result.get("result", {}).get("value")
+
+
+def main():
+    chromium, url, expected = sys.argv[1:4]
+    command = sys.argv[sys.argv.index("--") + 1:]
+    profile = tempfile.mkdtemp(prefix="walletwatch-chromium-")
+    browser = subprocess.Popen([chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                                "--remote-debugging-port=0", f"--user-data-dir={profile}", "about:blank"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        port_file = os.path.join(profile, "DevToolsActivePort")
+        deadline = time.time() + 60
+        while not (os.path.exists(port_file) and open(port_file).read().strip()):
+            if time.time() > deadline or browser.poll() is not None:
+                raise RuntimeError("Chromium did not start its DevTools endpoint")
+            time.sleep(0.1)
+        port = open(port_file).read().split()[0]
+        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
+        page = next(t for t in targets if t.get("type") == "page")
+        tools = DevTools(page["webSocketDebuggerUrl"])
+        tools.call("Page.enable")
+        tools.call("Page.navigate", url=url)
+        deadline = time.time() + 30
+        while tools.evaluate("document.readyState + ' ' + (document.getElementById('live')||{}).textContent") != "complete live":
+            if time.time() > deadline:
+                raise RuntimeError("the page did not connect to /events: " + str(tools.evaluate("document.body && document.body.innerText.slice(0, 300)")))
+            time.sleep(0.1)
+        tools.evaluate("window.__walletwatchCheck = 'same document'")
+        before = tools.evaluate("document.getElementById('dashboard').innerText")
+        if expected in before:
+            raise RuntimeError(f"'{expected}' is on the page before the change; the check would prove nothing")
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        changed_at = time.time()
+        while expected not in (tools.evaluate("document.getElementById('dashboard').innerText") or ""):
+            if time.time() - changed_at > 5:
+                raise RuntimeError(f"'{expected}' did not appear within 5 s of the change")
+            time.sleep(0.1)
+        elapsed = time.time() - changed_at
+        if tools.evaluate("window.__walletwatchCheck") != "same document":
+            raise RuntimeError("the page was reloaded instead of updated in place")
+        print(f"browser-check: the change appeared on the page {elapsed:.2f} s after the CLI command, without a reload")
+    finally:
+        browser.kill()
+        browser.wait()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Exception as error:  # one line, like every walletwatch error
+        print(f"browser-check: error: {error}", file=sys.stderr)
+        sys.exit(1)
