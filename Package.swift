@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .executable(name: "walletwatch", targets: ["walletwatch"]),
         .executable(name: "walletwatch-sim", targets: ["walletwatch-sim"]),
+        .executable(name: "walletwatch-bench", targets: ["walletwatch-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -35,8 +36,10 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // sqlite3_config (variadic) through a shim: tuning applied once, before the first connection.
+        .systemLibrary(name: "CSQLiteTuning", path: "Sources/CSQLiteTuning", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "WalletWatchCore"),
-        .target(name: "WalletWatchStore", dependencies: ["WalletWatchCore", grdb]),
+        .target(name: "WalletWatchStore", dependencies: ["WalletWatchCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift"), "CSQLiteTuning"]),
         .target(name: "WalletWatchNet", dependencies: ["CCurl", logging]),
         .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchNet"]),
         .target(
@@ -51,6 +54,8 @@ let package = Package(
                            "WalletWatchWeb", argumentParser, logging, lifecycle, hummingbird]
         ),
         .executableTarget(name: "walletwatch-sim", dependencies: ["WalletWatchSim", argumentParser, hummingbird]),
+        // Measures the ingest's steps one at a time (decoding, writing) for scripts/bench.
+        .executableTarget(name: "walletwatch-bench", dependencies: ["WalletWatchCore", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet"]),
 
         // Helpers shared by the test targets: temporary folders, running the built binaries.
         .target(name: "TestSupport", dependencies: ["WalletWatchCore"], path: "Tests/TestSupport"),

@@ -38,26 +38,33 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// ISO 8601 in UTC with milliseconds: `2026-11-02T10:00:00.000Z`.
     public var iso8601: String {
+        withISO8601Bytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the 24 bytes of ``iso8601`` without allocating (the ingest's hot path
+    /// binds them straight into SQLite).
+    public func withISO8601Bytes<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
         let days = floorDivide(millisecondsSinceEpoch, Instant.millisecondsPerDay)
         let msOfDay = millisecondsSinceEpoch - days * Instant.millisecondsPerDay
         let date = Day(daysSinceEpoch: days)
-        var bytes = [UInt8](repeating: 0, count: 24)
-        func put(_ value: Int64, at offset: Int, width: Int) {
-            var value = value
-            for index in stride(from: offset + width - 1, through: offset, by: -1) {
-                bytes[index] = UInt8(truncatingIfNeeded: 48 + value % 10)
-                value /= 10
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { bytes in
+            func put(_ value: Int64, at offset: Int, width: Int) {
+                var value = value
+                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                    bytes[index] = UInt8(truncatingIfNeeded: 48 + value % 10)
+                    value /= 10
+                }
             }
+            put(Int64(date.year), at: 0, width: 4)
+            bytes[4] = 45; put(Int64(date.month), at: 5, width: 2)
+            bytes[7] = 45; put(Int64(date.dayOfMonth), at: 8, width: 2)
+            bytes[10] = 84; put(msOfDay / 3_600_000, at: 11, width: 2)
+            bytes[13] = 58; put(msOfDay / 60_000 % 60, at: 14, width: 2)
+            bytes[16] = 58; put(msOfDay / 1000 % 60, at: 17, width: 2)
+            bytes[19] = 46; put(msOfDay % 1000, at: 20, width: 3)
+            bytes[23] = 90
+            return try body(UnsafeBufferPointer(bytes))
         }
-        put(Int64(date.year), at: 0, width: 4)
-        bytes[4] = 45; put(Int64(date.month), at: 5, width: 2)
-        bytes[7] = 45; put(Int64(date.dayOfMonth), at: 8, width: 2)
-        bytes[10] = 84; put(msOfDay / 3_600_000, at: 11, width: 2)
-        bytes[13] = 58; put(msOfDay / 60_000 % 60, at: 14, width: 2)
-        bytes[16] = 58; put(msOfDay / 1000 % 60, at: 17, width: 2)
-        bytes[19] = 46; put(msOfDay % 1000, at: 20, width: 3)
-        bytes[23] = 90
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     public var description: String { iso8601 }

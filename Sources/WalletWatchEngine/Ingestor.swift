@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 import WalletWatchCore
 import WalletWatchNet
 import WalletWatchSources
@@ -77,44 +78,70 @@ extension Engine {
         }
     }
 
+    /// A barkd pass. The history streams into the write transaction while it is decoded (a
+    /// bounded pipe between libcurl's thread and the database writer), so that a history of a
+    /// million movements costs the time of the slower of the two and the memory of a window.
     private func ingestBarkd(_ source: SourceConfig) async throws -> (IngestCounts, [String], Int?) {
         let client = try barkdClient(source)
         let tracksOnchain = source.onchainAsset != nil
+        let pipe = BatchPipe<ObservedTransaction>()
+        let unknownSubsystems = Mutex<Set<String>>([])
+        let history = Task {
+            do {
+                try await client.history { movement in
+                    let (transaction, unknown) = MovementMapping.transaction(movement, source: source.name)
+                    if let unknown { unknownSubsystems.withLock { _ = $0.insert(unknown) } }
+                    try pipe.push(transaction)
+                }
+                pipe.finish()
+            } catch {
+                pipe.fail(error)
+            }
+        }
         async let balance = client.balance()
         async let onchainBalance = tracksOnchain ? client.onchainBalance() : nil
-        async let movements = client.history()
         async let wallet = tracksOnchain ? client.onchainTransactions() : []
         async let vtxos = client.vtxos()
         async let utxos = tracksOnchain ? client.utxos() : []
         async let info = client.arkInfo()
         async let tip = client.tipHeight()
-        let fetched = try await (balance, onchainBalance, movements, wallet, vtxos, utxos, info, tip)
+        let fetched: (ArkBalance, OnchainBalance?, [WalletTransaction], [VTXO], [UTXO], ArkServerInfo, Int64)
+        do {
+            fetched = try await (balance, onchainBalance, wallet, vtxos, utxos, info, tip)
+        } catch {
+            pipe.cancel()
+            history.cancel()
+            throw error
+        }
 
         let now = clock.now
-        var warnings: Set<String> = []
-        let arkTransactions = fetched.2.map { movement in
-            let (transaction, unknown) = MovementMapping.transaction(movement, source: source.name)
-            if let unknown { warnings.insert("movement subsystem '\(unknown)' is unknown; stored as type ark") }
-            return transaction
-        }
-        let onchainTransactions = fetched.3.map { MovementMapping.transaction($0, tipHeight: fetched.7, now: now) }
-        let counts = try await database.ingest(source: source.name, startedAt: now, now: now) { session in
-            let arkAsset = try session.asset(kind: .ark, name: source.arkAsset ?? source.name)
-            try session.save(fetched.0)
-            try session.record(arkTransactions, assetID: arkAsset)
-            try session.markVanished(assetID: arkAsset, reported: Set(arkTransactions.map(\.txid)))
-            if let onchainName = source.onchainAsset, let onchainBalance = fetched.1 {
-                let onchainAsset = try session.asset(kind: .onchain, name: onchainName)
-                try session.save(onchainBalance)
-                try session.record(onchainTransactions, assetID: onchainAsset)
-                try session.markVanished(assetID: onchainAsset, reported: Set(onchainTransactions.map(\.txid)))
-                try session.replace(fetched.5)
+        let onchainTransactions = fetched.2.map { MovementMapping.transaction($0, tipHeight: fetched.6, now: now) }
+        let counts: IngestCounts
+        do {
+            counts = try await database.ingest(source: source.name, startedAt: now, now: now) { session in
+                let arkAsset = try session.asset(kind: .ark, name: source.arkAsset ?? source.name)
+                try session.save(fetched.0)
+                while let batch = try pipe.next() { try session.record(batch, assetID: arkAsset) }
+                try session.markVanished(assetID: arkAsset)
+                if let onchainName = source.onchainAsset, let onchainBalance = fetched.1 {
+                    let onchainAsset = try session.asset(kind: .onchain, name: onchainName)
+                    try session.save(onchainBalance)
+                    try session.record(onchainTransactions, assetID: onchainAsset)
+                    try session.markVanished(assetID: onchainAsset)
+                    try session.replace(fetched.4)
+                }
+                try session.replace(fetched.3)
+                try session.save(fetched.5)
+                try session.saveTip(fetched.6)
             }
-            try session.replace(fetched.4)
-            try session.save(fetched.6)
-            try session.saveTip(fetched.7)
+        } catch {
+            pipe.cancel()
+            _ = await history.result
+            throw error
         }
-        return (counts, warnings.sorted(), nil)
+        _ = await history.result
+        let warnings = unknownSubsystems.withLock { $0 }.sorted().map { "movement subsystem '\($0)' is unknown; stored as type ark" }
+        return (counts, warnings, nil)
     }
 
     private func ingestEsplora(_ source: SourceConfig, full: Bool) async throws -> (IngestCounts, [String], Int?) {
@@ -126,7 +153,7 @@ extension Engine {
             let asset = try session.asset(kind: .addresses, name: source.asset ?? source.name)
             try session.save(sync.balance)
             try session.record(sync.transactions, assetID: asset)
-            try session.markVanished(assetID: asset, reported: Set(sync.transactions.map(\.txid)))
+            try session.markVanished(assetID: asset)
             if let tip = sync.tipHeight { try session.saveTip(tip) }
         }
         return (counts, [], sync.requests)

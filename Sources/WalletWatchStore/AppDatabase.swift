@@ -1,3 +1,4 @@
+import CSQLiteTuning
 import Foundation
 import GRDB
 import WalletWatchCore
@@ -18,6 +19,7 @@ public struct AppDatabase: Sendable {
 
     /// Opens (creating when needed, with mode 0600) the database file at `path`.
     public static func open(path: String) throws -> AppDatabase {
+        _ = tuneSQLite
         do {
             try createPrivateFile(path)
             let pool = try DatabasePool(path: path, configuration: makeConfiguration())
@@ -31,8 +33,17 @@ public struct AppDatabase: Sendable {
 
     /// An empty database in memory, for tests.
     public static func inMemory() throws -> AppDatabase {
-        try AppDatabase(DatabaseQueue(configuration: makeConfiguration()))
+        _ = tuneSQLite
+        return try AppDatabase(DatabaseQueue(configuration: makeConfiguration()))
     }
+
+    /// Process-wide SQLite settings, applied once before the first connection: SQLite's memory
+    /// statistics take a global mutex on every allocation, which cost a tenth of an ingest's
+    /// write time; walletwatch never reads them. (Too late when another library opened SQLite
+    /// first: then nothing changes.)
+    private static let tuneSQLite: Void = {
+        _ = walletwatch_sqlite_disable_memory_statistics()
+    }()
 
     /// Foreign keys on, and a busy timeout so that a command and a running daemon wait for each
     /// other instead of failing with "database is locked". GRDB opens write transactions with

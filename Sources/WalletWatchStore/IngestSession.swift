@@ -36,6 +36,8 @@ public struct IngestSession {
     let now: Instant
     var counts = IngestCounts()
     var newlyConfirmed: [NewlyConfirmed] = []
+    /// The prepared statements and per-asset state of the recording, for this transaction only.
+    let recording = TransactionRecording()
 
     /// The id of the source's asset of `kind`, created (currency BTC) on first sight, renamed
     /// when the config gives it a new name.
@@ -115,73 +117,41 @@ public struct IngestSession {
 
     /// Inserts new transactions and updates changed ones in place; unchanged rows are not
     /// written. A transaction without a date from its source is dated by its estimate or now
-    /// (when first seen), and keeps the date it was first stored with.
+    /// (when first seen), and keeps the date it was first stored with. May be called with
+    /// successive batches of one asset's transactions (a streamed history).
     public mutating func record(_ transactions: [ObservedTransaction], assetID: Int64) throws {
-        let lookup = try db.cachedStatement(sql: """
-            SELECT amount, type, status, date, fee, round, board_txid, counterparty, rule1_applied_at
-            FROM transactions WHERE asset_id = ? AND txid = ?
-            """)
+        let asset = try recording.asset(assetID, db)
         for observed in transactions {
-            guard let stored = try Row.fetchOne(lookup, arguments: [assetID, observed.txid]) else {
-                try insert(observed, assetID: assetID)
+            if !asset.pendingNotReported.isEmpty { asset.pendingNotReported.remove(observed.txid) }
+            guard asset.hadRows, let stored = try recording.lookup(db, assetID: assetID, txid: observed.txid) else {
+                if try recording.insert(db, observed, assetID: assetID, now: now) {
+                    counts.new += 1
+                    if observed.status == .confirmed && asset.tracksRule1 {
+                        newlyConfirmed.append(NewlyConfirmed(assetID: assetID, txid: observed.txid, amount: observed.amount,
+                                                             date: observed.date ?? observed.estimatedDate ?? now))
+                    }
+                }
                 continue
             }
-            try update(observed, stored: stored, assetID: assetID)
+            guard let change = stored.change(to: observed) else { continue }
+            try recording.update(db, change, txid: observed.txid, assetID: assetID, now: now)
+            counts.updated += 1
+            if change.becameConfirmed && asset.tracksRule1 {
+                newlyConfirmed.append(NewlyConfirmed(assetID: assetID, txid: observed.txid, amount: observed.amount, date: change.date))
+            }
         }
     }
 
-    private mutating func insert(_ observed: ObservedTransaction, assetID: Int64) throws {
-        let date = observed.date ?? observed.estimatedDate ?? now
-        let transaction = Transaction(
-            assetID: assetID, txid: observed.txid, amount: observed.amount, type: observed.type, status: observed.status,
-            date: date, round: observed.round, boardTxid: observed.boardTxid, fee: observed.fee,
-            counterparty: observed.counterparty, firstSeenAt: now, lastUpdated: now)
-        try transaction.insert(db)
-        counts.new += 1
-        if observed.status == .confirmed {
-            newlyConfirmed.append(NewlyConfirmed(assetID: assetID, txid: observed.txid, amount: observed.amount, date: date))
-        }
-    }
-
-    private mutating func update(_ observed: ObservedTransaction, stored: Row, assetID: Int64) throws {
-        let storedStatus: TransactionStatus = try stored.decode(forColumn: "status")
-        let storedDate: Instant = try stored.decode(forColumn: "date")
-        let date = observed.date ?? storedDate
-        let storedCounterparty: String? = try stored.decode(forColumn: "counterparty")
-        let storedAmount: Int64 = try stored.decode(forColumn: "amount")
-        let storedType: TransactionType = try stored.decode(forColumn: "type")
-        let storedFee: Int64? = try stored.decode(forColumn: "fee")
-        let storedRound: Int64? = try stored.decode(forColumn: "round")
-        let storedBoard: String? = try stored.decode(forColumn: "board_txid")
-        let counterparty = observed.counterparty ?? storedCounterparty
-        let changed = observed.amount != storedAmount || observed.type != storedType || observed.status != storedStatus
-            || date != storedDate || observed.fee != storedFee || observed.round != storedRound
-            || observed.boardTxid != storedBoard || counterparty != storedCounterparty
-        guard changed else { return }
-        try db.execute(sql: """
-            UPDATE transactions SET amount = ?, direction = ?, type = ?, status = ?, date = ?, fee = ?, round = ?,
-                board_txid = ?, counterparty = ?, last_updated = ?
-            WHERE asset_id = ? AND txid = ?
-            """, arguments: [observed.amount, observed.direction, observed.type, observed.status, date, observed.fee,
-                             observed.round, observed.boardTxid, counterparty, now, assetID, observed.txid])
-        counts.updated += 1
-        let alreadyAllocated = try stored.decode(Instant?.self, forColumn: "rule1_applied_at") != nil
-        if storedStatus != .confirmed && observed.status == .confirmed && !alreadyAllocated {
-            newlyConfirmed.append(NewlyConfirmed(assetID: assetID, txid: observed.txid, amount: observed.amount, date: date))
-        }
-    }
-
-    /// Marks as failed (never deletes) the asset's unconfirmed transactions that the source
-    /// no longer reports. `reported` holds every txid of the pass; sources always report their
-    /// unconfirmed transactions in full.
-    public mutating func markVanished(assetID: Int64, reported: Set<String>) throws {
-        let pending = try String.fetchAll(db, sql: "SELECT txid FROM transactions WHERE asset_id = ? AND status = 'pending'",
-                                          arguments: [assetID])
-        for txid in pending where !reported.contains(txid) {
+    /// Marks as failed (never deletes) the asset's unconfirmed transactions that the source did
+    /// not report in this pass (sources always report their unconfirmed transactions in full).
+    public mutating func markVanished(assetID: Int64) throws {
+        let asset = try recording.asset(assetID, db)
+        for txid in asset.pendingNotReported.sorted() {
             try db.execute(sql: "UPDATE transactions SET status = 'failed', last_updated = ? WHERE asset_id = ? AND txid = ?",
                            arguments: [now, assetID, txid])
             counts.dropped += 1
         }
+        asset.pendingNotReported.removeAll()
     }
 
     /// The txids of the asset's confirmed transactions (for incremental syncs).

@@ -130,7 +130,7 @@ struct AllocationTests {
                 let asset = try session.asset(kind: .ark, name: "Ark wallet")
                 try session.save(arkBalance(spendable))
                 try session.record([transaction], assetID: asset)
-                try session.markVanished(assetID: asset, reported: [transaction.txid])
+                try session.markVanished(assetID: asset)
             }
         }
         _ = try await pass(pending, 0)

@@ -14,7 +14,7 @@ struct TagTests {
         try await database.ingest(source: source, startedAt: now, now: now) { session in
             let id = try session.asset(kind: kind, name: asset)
             try session.record(transactions, assetID: id)
-            try session.markVanished(assetID: id, reported: Set(transactions.map(\.txid)))
+            try session.markVanished(assetID: id)
         }
     }
 

@@ -31,7 +31,7 @@ public struct BarkdClient: Sendable {
     /// `onMovement` (on the transfer's thread), so memory does not grow with the history.
     public func history(onMovement: @escaping @Sendable (MovementData) throws -> Void) async throws {
         let path = "/api/v1/history"
-        let consumer = ArrayStreamConsumer(decode: BarkdDecoding.movement, onElement: onMovement)
+        let consumer = BarkdHistoryDecoder(onMovement: onMovement)
         // The history is read as a stream, so its total size is bounded by the element limit
         // (1 MiB a movement), not by max_response_bytes.
         try await requester.stream(path, maxResponseBytes: Int.max, into: consumer)
