@@ -1,4 +1,6 @@
 import Hummingbird
+import Logging
+import ServiceLifecycle
 
 /// A running simulator of the APIs walletwatch polls, on one loopback port:
 /// barkd wallets under `/barkd/<wallet>`, Esplora under `/esplora`, CoinGecko under
@@ -19,12 +21,14 @@ public final class Simulator: Sendable {
     /// The bound port (the real one when started with port 0).
     public let port: Int
     let state: SimulatorState
+    private let group: ServiceGroup
     private let server: Task<Void, Never>
 
-    private init(baseURL: String, port: Int, state: SimulatorState, server: Task<Void, Never>) {
+    private init(baseURL: String, port: Int, state: SimulatorState, group: ServiceGroup, server: Task<Void, Never>) {
         self.baseURL = baseURL
         self.port = port
         self.state = state
+        self.group = group
         self.server = server
     }
 
@@ -46,9 +50,13 @@ public final class Simulator: Sendable {
         // Hummingbird logs "Server started" (info) and a cancelled accept loop (error) on stop;
         // neither is news to a simulator's user.
         app.logger.logLevel = .critical
+        // Run as a service so that stop() can shut the server down gracefully: cancelling it
+        // while an accepted connection waits to be served traps in NIO ("Deinited
+        // NIOAsyncWriter without calling finish()", swift-nio #3481).
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [app], logger: app.logger))
         let server = Task {
             do {
-                try await app.run()
+                try await group.run()
                 boundContinuation.finish()
             } catch {
                 boundContinuation.finish(throwing: error)
@@ -60,22 +68,35 @@ public final class Simulator: Sendable {
                 throw SimulatorError(.invalid, "the server stopped before it was listening")
             }
             let hostInURL = host.contains(":") ? "[\(host)]" : host
-            return Simulator(baseURL: "http://\(hostInURL):\(boundPort)", port: boundPort, state: state, server: server)
+            return Simulator(baseURL: "http://\(hostInURL):\(boundPort)", port: boundPort, state: state, group: group, server: server)
         } catch {
-            server.cancel()
+            await group.triggerGracefulShutdown()
             await server.value
             throw SimulatorError(.invalid, "cannot listen on \(host):\(port): \(error)")
         }
     }
 
-    /// Stops serving: open connections (long polls, streams) are closed at once.
+    /// Stops serving: no new connection is accepted, long polls and slow faults answer at
+    /// once, connections close when their response is written; a response still being written
+    /// after a second (a long history to a slow reader) is cut off.
     public func stop() async {
-        server.cancel()
-        await server.value
+        await Self.stop(state: state, group: group, server: server)
     }
 
+    private static func stop(state: SimulatorState, group: ServiceGroup, server: Task<Void, Never>) async {
+        await state.beginStopping()
+        await group.triggerGracefulShutdown()
+        let cutOff = Task {
+            try await Task.sleep(for: .seconds(1))
+            server.cancel()
+        }
+        await server.value
+        cutOff.cancel()
+    }
+
+    /// A simulator dropped without stop() stops in the background, the same graceful way.
     deinit {
-        server.cancel()
+        Task { [state, group, server] in await Self.stop(state: state, group: group, server: server) }
     }
 
     // MARK: URLs

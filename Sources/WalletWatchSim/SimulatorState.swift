@@ -12,12 +12,15 @@ actor SimulatorState {
     private var log: [RequestRecord] = []
     private var waiters: [Int: Waiter] = [:]
     private var nextWaiterID = 0
+    /// Set by ``Simulator/stop()``: long polls and slow faults end at once.
+    private(set) var isStopping = false
 
     /// The request log keeps the newest entries up to this many.
     static let logLimit = 200_000
 
     private struct Waiter {
-        let wallet: String
+        /// The wallet whose notifications it waits for; nil for one waiting for the stop only.
+        let wallet: String?
         let continuation: CheckedContinuation<Void, Never>
     }
 
@@ -74,10 +77,39 @@ actor SimulatorState {
     }
 
     /// Returns as soon as the wallet has a notification after `since` (at once if it already
-    /// has one), or when the calling task is cancelled. Checking and registering in one actor
-    /// turn means a push can never slip in between and be missed.
+    /// has one), when the simulator stops, or when the calling task is cancelled. Checking and
+    /// registering in one actor turn means a push can never slip in between and be missed.
     func waitForNotification(of name: String, since: SimTime?) async {
-        guard let wallet = wallets[name], wallet.notifications(since: since).isEmpty else { return }
+        guard !isStopping, let wallet = wallets[name], wallet.notifications(since: since).isEmpty else { return }
+        await park(wallet: name)
+    }
+
+    /// Sleeps for `duration`, or less when the simulator stops first (a slow fault must not
+    /// hold up a stop).
+    nonisolated func pause(for duration: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: duration) }
+            group.addTask { await self.untilStopping() }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Wakes every long poll and slow fault, and keeps new ones from waiting: the server is
+    /// about to close its connections and must not wait for them.
+    func beginStopping() {
+        isStopping = true
+        let parked = waiters.values
+        waiters.removeAll()
+        for waiter in parked { waiter.continuation.resume() }
+    }
+
+    private func untilStopping() async {
+        guard !isStopping else { return }
+        await park(wallet: nil)
+    }
+
+    private func park(wallet: String?) async {
         let id = nextWaiterID
         nextWaiterID += 1
         await withTaskCancellationHandler {
@@ -85,7 +117,7 @@ actor SimulatorState {
                 if Task.isCancelled {
                     continuation.resume()
                 } else {
-                    waiters[id] = Waiter(wallet: name, continuation: continuation)
+                    waiters[id] = Waiter(wallet: wallet, continuation: continuation)
                 }
             }
         } onCancel: {

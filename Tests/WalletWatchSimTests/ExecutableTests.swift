@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WalletWatchSim
 
 /// `walletwatch-sim` as a program: port file, the one stdout line, clean stop on SIGTERM.
@@ -22,13 +23,8 @@ import Testing
         let path = NSTemporaryDirectory() + "ww-sim-bad-\(UUID().uuidString).json"
         try Data(#"{"wallets":[{"token":"x"}]}"#.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--scenario", path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 65)
+        let result = try await ProcessRunner.run(binary, ["--scenario", path], environment: [:], currentDirectory: "/")
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("name"), "\(result.stderr)")
     }
 }

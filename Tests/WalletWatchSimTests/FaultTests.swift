@@ -140,6 +140,11 @@ import Testing
             let object = try #require(response.object)
             #expect((object["data"] as? String)?.utf8.count == 10_000_000)
         }
+        try await withFault(.hugeString(bytes: 1_000_000, inArray: true)) { sim in
+            let response = try await HTTPProbe.get(sim.baseURL + Self.balancePath)
+            let list = try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]]
+            #expect((list?.first?["data"] as? String)?.utf8.count == 1_000_000)
+        }
     }
 
     @Test func faultsCountDownMatchPrefixesAndAreLogged() async throws {

@@ -108,7 +108,8 @@ struct BarkdRoutes: Sendable {
                 return .json(WaitNotificationResponse(notifications: found.map(\.notification), lastPushedAt: last.pushedAt))
             }
             let remaining = deadline - ContinuousClock.now
-            if remaining <= .zero {
+            let stopping = await state.isStopping
+            if remaining <= .zero || stopping {
                 return .json(WaitNotificationResponse(notifications: [], lastPushedAt: since))
             }
             await withTaskGroup(of: Void.self) { group in

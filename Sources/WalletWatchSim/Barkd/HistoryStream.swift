@@ -7,6 +7,8 @@ struct HistoryStream: Sendable, Sequence {
     let generator: MovementGenerator?
     /// barkd's `type` + `value` filter.
     let filter: BarkdPaymentMethod?
+    /// The rendered bytes kept for a prerendered history (only for the whole, unedited history).
+    var rendered: RenderedHistory? = nil
 
     func makeIterator() -> Iterator {
         Iterator(stream: self, storedIndex: stored.count - 1, nextGenerated: generator?.count ?? 0)

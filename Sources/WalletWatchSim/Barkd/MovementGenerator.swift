@@ -9,23 +9,29 @@ public struct GeneratedMovements: Sendable, Hashable, Codable {
     public var until: SimTime?
     /// How many days before `until` the first movement is.
     public var days: Int
+    /// Keep the rendered history in memory after the first request and serve those bytes
+    /// afterwards (for benchmarks: then the simulator serves at memory speed, not at the speed
+    /// it can write JSON). Costs the body's size in memory.
+    public var prerender: Bool
 
     /// A request for `count` generated movements.
-    public init(count: Int, seed: UInt64 = 1, until: SimTime? = nil, days: Int = 365) {
+    public init(count: Int, seed: UInt64 = 1, until: SimTime? = nil, days: Int = 365, prerender: Bool = false) {
         self.count = count
         self.seed = seed
         self.until = until
         self.days = days
+        self.prerender = prerender
     }
 
-    private enum CodingKeys: String, CodingKey { case count, seed, until, days }
+    private enum CodingKeys: String, CodingKey { case count, seed, until, days, prerender }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(count: try c.decode(Int.self, forKey: .count),
                   seed: try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? 1,
                   until: try c.decodeIfPresent(SimTime.self, forKey: .until),
-                  days: try c.decodeIfPresent(Int.self, forKey: .days) ?? 365)
+                  days: try c.decodeIfPresent(Int.self, forKey: .days) ?? 365,
+                  prerender: try c.decodeIfPresent(Bool.self, forKey: .prerender) ?? false)
     }
 }
 

@@ -19,6 +19,8 @@ struct WalletState: Sendable {
     /// copies of generated movements that were updated).
     private(set) var storedMovements: [BarkdMovement]
     let generator: MovementGenerator?
+    /// Set when the scenario asks for the generated history to be prerendered.
+    let rendered: RenderedHistory?
     var onchainTransactions: [BarkdWalletTx]
     var vtxos: [BarkdVtxo]
     var utxos: [BarkdUtxo]
@@ -38,6 +40,7 @@ struct WalletState: Sendable {
         token = scenario.token
         tipHeight = scenario.tipHeight
         generator = scenario.generatedMovements.map { MovementGenerator($0, referenceTime: referenceTime) }
+        rendered = scenario.generatedMovements?.prerender == true ? RenderedHistory() : nil
         onchainTransactions = WalletState.chainOrdered(scenario.onchainTransactions)
         vtxos = scenario.vtxos
         utxos = scenario.utxos
@@ -69,7 +72,10 @@ struct WalletState: Sendable {
 
     /// The history, newest first, optionally only movements involving one payment method.
     func history(filter: BarkdPaymentMethod?) -> HistoryStream {
-        HistoryStream(stored: storedMovements, generator: generator, filter: filter)
+        var stream = HistoryStream(stored: storedMovements, generator: generator, filter: filter)
+        // Only the generated history alone stays the same from request to request.
+        if filter == nil && storedMovements.isEmpty { stream.rendered = rendered }
+        return stream
     }
 
     /// The on-chain balance served: the one set, or what the transactions add up to.

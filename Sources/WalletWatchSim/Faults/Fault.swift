@@ -8,7 +8,7 @@
 /// `status` (`status`, optional `retry_after`), `unauthorized` (401), `rate_limited` (429,
 /// `retry_after`, default 1), `slow` (`seconds`), `oversized` (`bytes`, `announce_length`),
 /// `redirect` (`location`, default `file:///etc/passwd`), `deep_nesting` (`depth`, default
-/// 100000), `huge_string` (`bytes`, default 100 MB).
+/// 100000), `huge_string` (`bytes`, default 100 MB; `in_array` wraps the object in an array).
 public struct Fault: Sendable, Hashable, Codable {
     /// An exact path, or a prefix ending in `*`.
     public var path: String
@@ -32,7 +32,7 @@ public struct Fault: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case path, kind, times, status, seconds, bytes, location, depth
-        case retryAfter = "retry_after", announceLength = "announce_length"
+        case retryAfter = "retry_after", announceLength = "announce_length", inArray = "in_array"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -59,7 +59,9 @@ public struct Fault: Sendable, Hashable, Codable {
         case "redirect":
             kind = .redirect(location: try c.decodeIfPresent(String.self, forKey: .location) ?? "file:///etc/passwd")
         case "deep_nesting": kind = .deepNesting(depth: try c.decodeIfPresent(Int.self, forKey: .depth) ?? 100_000)
-        case "huge_string": kind = .hugeString(bytes: try c.decodeIfPresent(Int.self, forKey: .bytes) ?? 100_000_000)
+        case "huge_string":
+            kind = .hugeString(bytes: try c.decodeIfPresent(Int.self, forKey: .bytes) ?? 100_000_000,
+                               inArray: try c.decodeIfPresent(Bool.self, forKey: .inArray) ?? false)
         default:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "unknown fault kind \(name)")
         }
@@ -83,7 +85,9 @@ public struct Fault: Sendable, Hashable, Codable {
             try c.encode(announceLength, forKey: .announceLength)
         case .redirect(let location): try c.encode(location, forKey: .location)
         case .deepNesting(let depth): try c.encode(depth, forKey: .depth)
-        case .hugeString(let bytes): try c.encode(bytes, forKey: .bytes)
+        case .hugeString(let bytes, let inArray):
+            try c.encode(bytes, forKey: .bytes)
+            try c.encode(inArray, forKey: .inArray)
         case .malformedJSON, .wrongType, .negativeAmount, .missingField, .truncated: break
         }
     }
@@ -113,8 +117,9 @@ public enum FaultKind: Sendable, Hashable {
     case redirect(location: String = "file:///etc/passwd")
     /// `depth` nested arrays: `[[[...]]]`.
     case deepNesting(depth: Int = 100_000)
-    /// One JSON string value of `bytes` bytes, streamed: `{"data":"aaaa..."}`.
-    case hugeString(bytes: Int = 100_000_000)
+    /// One JSON string value of `bytes` bytes, streamed: `{"data":"aaaa..."}`, or with
+    /// `inArray` `[{"data":"aaaa..."}]` (the first element of a list endpoint's answer).
+    case hugeString(bytes: Int = 100_000_000, inArray: Bool = false)
 
     /// 401 with barkd's error body.
     public static let unauthorized = FaultKind.status(401)

@@ -22,9 +22,9 @@ enum FaultResponses {
             var body = [UInt8](repeating: UInt8(ascii: "["), count: depth)
             body.append(contentsOf: [UInt8](repeating: UInt8(ascii: "]"), count: depth))
             return SimResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(body))
-        case .hugeString(let bytes):
+        case .hugeString(let bytes, let inArray):
             return SimResponse(status: 200, headers: [("Content-Type", "application/json")],
-                               body: .custom(hugeStringBody(bytes: max(0, bytes))))
+                               body: .custom(hugeStringBody(bytes: max(0, bytes), inArray: inArray)))
         case .malformedJSON, .wrongType, .negativeAmount, .missingField, .truncated, .slow:
             return nil
         }
@@ -121,9 +121,9 @@ enum FaultResponses {
     }
 
     /// `{"data":"aaaa..."}` with `bytes` characters in the string, streamed.
-    private static func hugeStringBody(bytes total: Int) -> ResponseBody {
+    private static func hugeStringBody(bytes total: Int, inArray: Bool) -> ResponseBody {
         ResponseBody { writer in
-            try await writer.write(ByteBuffer(bytes: Array("{\"data\":\"".utf8)))
+            try await writer.write(ByteBuffer(bytes: Array((inArray ? "[{\"data\":\"" : "{\"data\":\"").utf8)))
             let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: SimResponse.chunkSize)
             var remaining = total
             while remaining > 0 {
@@ -132,7 +132,7 @@ enum FaultResponses {
                 try await writer.write(ByteBuffer(bytes: chunk.prefix(run)))
                 remaining -= run
             }
-            try await writer.write(ByteBuffer(bytes: Array("\"}".utf8)))
+            try await writer.write(ByteBuffer(bytes: Array((inArray ? "\"}]" : "\"}").utf8)))
             try await writer.finish(nil)
         }
     }

@@ -31,7 +31,10 @@ struct SimResponder: HTTPResponder {
 
         if let fault {
             if let replacement = FaultResponses.replacement(for: fault) { return replacement.httpResponse }
-            if case .slow(let seconds) = fault { try await Task.sleep(for: .milliseconds(Int64(seconds * 1000))) }
+            if case .slow(let seconds) = fault {
+                await state.pause(for: .milliseconds(Int64(seconds * 1000)))
+                try Task.checkCancellation()
+            }
         }
         var response = await route(simRequest)
         if let fault, (200..<300).contains(response.status) {

@@ -39,6 +39,11 @@ struct SimResponse: Sendable {
         case .bytes(let bytes):
             return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         case .history(let stream, let edit):
+            if edit == nil, let rendered = stream.rendered {
+                return Response(status: status, headers: fields, body: ResponseBody { writer in
+                    try await rendered.write(stream, to: &writer)
+                })
+            }
             return Response(status: status, headers: fields, body: ResponseBody { writer in
                 try await SimResponse.writeHistory(stream, edit: edit, to: &writer)
             })
