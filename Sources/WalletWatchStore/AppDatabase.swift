@@ -14,7 +14,15 @@ public struct AppDatabase: Sendable {
     /// Wraps a connection made with ``makeConfiguration()`` and migrates the schema to the latest version.
     public init(_ writer: any DatabaseWriter) throws {
         self.writer = writer
-        try AppDatabase.migrator.migrate(writer)
+        do {
+            try AppDatabase.migrator.migrate(writer)
+        } catch {
+            // Two processes opening a new database at once (the daemon and a command) may both
+            // decide to create the schema; each migration is one transaction, so the later one
+            // fails ("table assets already exists") once the first has committed. A second look
+            // then finds everything applied; a real failure fails again the same way.
+            try AppDatabase.migrator.migrate(writer)
+        }
     }
 
     /// Opens (creating when needed, with mode 0600) the database file at `path`.

@@ -49,6 +49,18 @@ struct FoundationCLITests {
         #expect(goals.first?["funded"] as? Int == 0)
     }
 
+    @Test("commands started at the same moment on a new database all open it: one creates the schema, the others find it")
+    func concurrentFirstOpen() async throws {
+        folder.write("walletwatch.toml", "database = \"walletwatch.sqlite\"\n")
+        let cli = self.cli
+        let results = try await withThrowingTaskGroup(of: CommandResult.self) { group in
+            for _ in 0..<8 { group.addTask { try await cli.run("goal", "list", "--json") } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr).filter { !$0.isEmpty })")
+        #expect(results.allSatisfy { $0.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]" })
+    }
+
     @Test("errors are one line on stderr starting with 'error: ', with the documented exit codes")
     func exitCodes() async throws {
         try await cli.run("init")
