@@ -88,7 +88,9 @@ struct SourceRequester: Sendable {
     func statusFailure(_ path: String, _ head: HTTPResponseHead, body: [UInt8]) -> SourceError {
         var problem = "HTTP \(head.status)"
         switch head.status {
-        case 401, 403: problem += " (the token was refused; check token_file or token_env)"
+        case 401, 403:
+            problem += token == nil ? " (access refused; walletwatch sends no credentials to this API, check the url)"
+                                    : " (the token was refused; check token_file or token_env)"
         case 404: problem += " (not found; check the source's url)"
         case 429: problem += " (rate limited\(head.header("Retry-After").map { ", retry after \($0) s" } ?? ""))"
         default: break

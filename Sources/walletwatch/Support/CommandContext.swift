@@ -16,9 +16,11 @@ struct CommandContext {
 
     /// Loads the config named by the global options (or found in the usual places), applies
     /// `--db`, opens the database and reads the clock.
-    /// - parameter logLevel: the level unless `WALLETWATCH_LOG_LEVEL` says otherwise (the
-    ///   daemon logs at `info`, one-shot commands at `warning`).
-    static func load(_ options: GlobalOptions, label: String = "walletwatch", logLevel: Logger.Level = .warning) throws -> CommandContext {
+    /// - parameter logLevel: the level unless `WALLETWATCH_LOG_LEVEL` says otherwise. The
+    ///   daemon logs at `info`; a one-shot command reports through its output, its warnings
+    ///   and its one `error:` line, so by default it logs only what is critical (a log line
+    ///   would repeat them).
+    static func load(_ options: GlobalOptions, label: String = "walletwatch", logLevel: Logger.Level = .critical) throws -> CommandContext {
         let config = try loadConfig(options)
         let database = try AppDatabase.open(path: config.database)
         let clock = try WallClock.fromEnvironment()
