@@ -38,6 +38,8 @@ let package = Package(
         ),
         // sqlite3_config (variadic) through a shim: tuning applied once, before the first connection.
         .systemLibrary(name: "CSQLiteTuning", path: "Sources/CSQLiteTuning", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // mallopt, which Swift's Glibc module leaves out: the allocator tuning of MemoryTuning.swift.
+        .systemLibrary(name: "CMallocTuning", path: "Sources/CMallocTuning"),
         .target(name: "WalletWatchCore"),
         .target(name: "WalletWatchStore", dependencies: ["WalletWatchCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift"), "CSQLiteTuning"]),
         .target(name: "WalletWatchNet", dependencies: ["CCurl", logging]),
@@ -51,14 +53,14 @@ let package = Package(
         .executableTarget(
             name: "walletwatch",
             dependencies: ["WalletWatchCore", "WalletWatchStore", "WalletWatchNet", "WalletWatchSources", "WalletWatchEngine",
-                           "WalletWatchWeb", argumentParser, logging, lifecycle, hummingbird]
+                           "WalletWatchWeb", "CMallocTuning", argumentParser, logging, lifecycle, hummingbird]
         ),
         .executableTarget(name: "walletwatch-sim", dependencies: ["WalletWatchSim", argumentParser, hummingbird]),
         // Measures the ingest's steps one at a time (decoding, writing) for scripts/bench.
         .executableTarget(name: "walletwatch-bench", dependencies: ["WalletWatchCore", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet"]),
 
         // Helpers shared by the test targets: temporary folders, running the built binaries.
-        .target(name: "TestSupport", dependencies: ["WalletWatchCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["WalletWatchCore", logging], path: "Tests/TestSupport"),
         .testTarget(
             name: "WalletWatchCoreTests",
             dependencies: ["WalletWatchCore", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]

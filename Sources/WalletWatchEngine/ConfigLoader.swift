@@ -129,7 +129,7 @@ public enum ConfigLoader {
         else {
             throw reader.error("url", "'\(url)' is not accepted; use an http:// or https:// URL")
         }
-        let interval = try reader.int("interval_seconds", in: 5...86_400) ?? (kind == .barkd ? 60 : 600)
+        let interval = try reader.int("interval_seconds", in: 1...86_400) ?? (kind == .barkd ? 60 : 600)
         var source = SourceConfig(name: name, kind: kind, url: url, intervalSeconds: interval)
         switch kind {
         case .barkd:

@@ -39,6 +39,7 @@ struct WalletWatch: AsyncParsableCommand {
     static func main() async {
         let arguments = GlobalOptions.hoist(Array(CommandLine.arguments.dropFirst()))
         LogSetup.bootstrap()
+        MemoryTuning.apply()
         let command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)

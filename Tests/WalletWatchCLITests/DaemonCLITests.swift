@@ -129,7 +129,8 @@ struct DaemonCLITests {
         let cli = demo.cli()
         let daemon = try BackgroundProcess(cli.binary, ["run"], environment: cli.environment, currentDirectory: demo.folder.path)
         #expect(try await eventually(within: .seconds(20)) { try await demo.cli().run("tx", "show", "ark:ark:11").status == 0 }, "the first ingest")
-        try await Task.sleep(for: .milliseconds(500))
+        // Whether the daemon's long poll is parked yet or not: a movement newer than its
+        // `since` is answered at once either way.
         let movement = try await demo.simulator.addMovement(BarkdMovement(
             subsystem: .init(name: "bark.lightning_receive", kind: "receive"), effectiveBalanceSat: 777,
             time: .init(createdAt: SimTime(unixSeconds: 1_795_261_000))), to: "ark")

@@ -1,5 +1,6 @@
 import Logging
 import Testing
+import TestSupport
 import WalletWatchNet
 
 /// Retries with backoff, Retry-After, and what is returned or thrown when they run out.

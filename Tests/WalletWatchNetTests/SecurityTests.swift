@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import WalletWatchNet
 
 /// http and https only, TLS verification, and secrets kept out of errors and logs.

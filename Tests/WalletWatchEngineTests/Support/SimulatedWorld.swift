@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 import TestSupport
 import WalletWatchCore
 import WalletWatchEngine
@@ -42,12 +41,12 @@ final class SimulatedWorld: @unchecked Sendable {
 
     /// An engine at `now` with small retry delays and a short timeout, so fault tests stay fast.
     func engine(now: String = "2026-11-21T12:00:00Z", timeoutSeconds: Int = 5, retries: Int = 1, sources: [SourceConfig]? = nil,
-                balanceCacheSeconds: Int = 300) -> Engine {
+                balanceCacheSeconds: Int = 300, maxResponseBytes: Int = 8 << 20) -> Engine {
         var config = AppConfig(file: nil, database: databasePath, balanceCacheSeconds: balanceCacheSeconds, sources: sources ?? self.sources())
         config.rates = RatesConfig(provider: .coingecko, url: simulator.coingeckoURL)
-        let logger = Logger(label: "test") { _ in self.logs }
+        let logger = logs.logger(label: "test")
         let http = CurlHTTPClient(
-            configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(timeoutSeconds), maxResponseBytes: 8 << 20,
+            configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(timeoutSeconds), maxResponseBytes: maxResponseBytes,
                                                    retries: retries, initialBackoff: .milliseconds(20), maxBackoff: .seconds(2),
                                                    userAgent: "walletwatch-test"),
             logger: logger)
@@ -71,22 +70,4 @@ final class SimulatedWorld: @unchecked Sendable {
         let simulator = self.simulator
         Task { await simulator.stop() }
     }
-}
-
-/// Collects every log line, to check what reaches the logs (and what never may).
-final class LogRecorder: LogHandler, @unchecked Sendable {
-    private let lines = Mutex<[String]>([])
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        lines.withLock { $0.append("\(event.level) \(event.message) \(metadata) \(event.metadata ?? [:])") }
-    }
-
-    var all: [String] { lines.withLock { $0 } }
 }

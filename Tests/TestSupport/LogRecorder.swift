@@ -1,23 +1,27 @@
 import Logging
 import Synchronization
 
-/// Keeps every log line (message and metadata) so tests can read what the client logged.
-final class LogRecorder: Sendable {
-    struct Entry: Sendable {
-        let level: Logger.Level
-        let message: String
-        let metadata: Logger.Metadata
+/// Keeps every log line (message and metadata) so tests can read what was logged (and check
+/// what never may be). Each logger gets its own handler value, as swift-log expects: metadata
+/// set on one copy (say, per source in concurrent ingests) never races with another.
+public final class LogRecorder: Sendable {
+    public struct Entry: Sendable {
+        public let level: Logger.Level
+        public let message: String
+        public let metadata: Logger.Metadata
         /// The message and metadata together, for "appears anywhere" checks.
-        var text: String { "\(message) \(metadata)" }
+        public var text: String { "\(message) \(metadata)" }
     }
 
     private let storage = Mutex<[Entry]>([])
 
-    var entries: [Entry] { storage.withLock { $0 } }
+    public init() {}
+
+    public var entries: [Entry] { storage.withLock { $0 } }
 
     /// A logger at `level` that records into this recorder.
-    func logger(level: Logger.Level = .trace) -> Logger {
-        var logger = Logger(label: "walletwatch-net-test") { _ in RecordingLogHandler(recorder: self) }
+    public func logger(label: String = "walletwatch-test", level: Logger.Level = .trace) -> Logger {
+        var logger = Logger(label: label) { _ in RecordingLogHandler(recorder: self) }
         logger.logLevel = level
         return logger
     }

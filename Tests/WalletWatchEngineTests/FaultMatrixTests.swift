@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+import TestSupport
+import WalletWatchCore
+import WalletWatchEngine
+import WalletWatchNet
+import WalletWatchSim
+import WalletWatchSources
+import WalletWatchStore
+
+/// Every fault mode of the simulator against every kind of endpoint walletwatch calls: the
+/// barkd wallet and on-chain endpoints, the long poll, Esplora's address summary, history and
+/// tip, and both price APIs. A fault must fail what it hits with a one-line reason naming the
+/// source and the endpoint, keep the token out of it, change nothing stored, and leave the
+/// other source alone.
+@Suite("Every fault of the simulator against every endpoint kind")
+struct FaultMatrixTests {
+    /// A fault, and what its one-line reason must say (any one of the fragments: a streamed
+    /// body meets a hostile one element by element, a buffered one as a whole, and plain-text
+    /// endpoints such as Esplora's tip read it as text).
+    struct Mode: Sendable {
+        let name: String
+        let fault: FaultKind
+        let fragments: [String]
+    }
+
+    /// 1 MiB, with oversized answers of 2 MiB: the limit is what is tested, and the suite
+    /// stays light (the stress suite sends 100 MB with the default limits).
+    static let maxResponseBytes = 1 << 20
+
+    static let modes: [Mode] = [
+        Mode(name: "malformed JSON", fault: .malformedJSON, fragments: ["malformed", "expected", "not closed", "ends before", "block height"]),
+        Mode(name: "a wrong type", fault: .wrongType, fragments: ["expected an integer, found a string", "expected a string", "expected a number", "block height"]),
+        Mode(name: "a negative amount", fault: .negativeAmount, fragments: ["must not be negative", "must be positive", "block height"]),
+        Mode(name: "a missing field", fault: .missingField, fragments: ["is missing", "block height"]),
+        Mode(name: "a truncated body", fault: .truncated, fragments: ["closed before the whole body", "truncated"]),
+        Mode(name: "401", fault: .status(401), fragments: ["HTTP 401 (the token was refused", "HTTP 401 (access refused"]),
+        Mode(name: "500", fault: .status(500), fragments: ["HTTP 500"]),
+        Mode(name: "503 with Retry-After", fault: .status(503, retryAfter: 1), fragments: ["HTTP 503"]),
+        Mode(name: "429 on every try", fault: .status(429, retryAfter: 1), fragments: ["HTTP 429"]),
+        Mode(name: "a slow answer", fault: .slow(seconds: 30), fragments: ["timed out after 2 s"]),
+        Mode(name: "an oversized chunked body", fault: .oversized(bytes: 2 << 20), fragments: ["larger than 1048576 bytes", "is missing"]),
+        Mode(name: "an oversized announced body", fault: .oversized(bytes: 2 << 20, announceLength: true),
+             fragments: ["larger than 1048576 bytes", "is missing"]),
+        Mode(name: "a redirect to file://", fault: .redirect(location: "file:///etc/passwd"), fragments: ["file:///etc/passwd refused"]),
+        Mode(name: "100,000 levels of nesting", fault: .deepNesting(depth: 100_000),
+             fragments: ["nesting deeper than 64", "expected an object", "block height"]),
+        Mode(name: "a 2 MiB string", fault: .hugeString(bytes: 2 << 20), fragments: ["larger than 1048576 bytes", "expected an array"]),
+    ]
+
+    static let address = SimulatedWorld.esploraAddresses[0]
+
+    /// The endpoints an ingest calls, and the source that calls them.
+    static let ingestEndpoints: [(source: String, path: String)] = [
+        ("ark", "/barkd/ark/api/v1/wallet/balance"), ("ark", "/barkd/ark/api/v1/onchain/balance"),
+        ("ark", "/barkd/ark/api/v1/history"), ("ark", "/barkd/ark/api/v1/onchain/transactions"),
+        ("ark", "/barkd/ark/api/v1/wallet/vtxos"), ("ark", "/barkd/ark/api/v1/onchain/utxos"),
+        ("ark", "/barkd/ark/api/v1/wallet/ark-info"), ("ark", "/barkd/ark/api/v1/bitcoin/tip"),
+        ("cold", "/esplora/address/\(address)"), ("cold", "/esplora/address/\(address)/txs"),
+        ("cold", "/esplora/blocks/tip/height"),
+    ]
+
+    /// Faults that only touch a field walletwatch does not read, so the answer is rightly
+    /// accepted: ark-info's first integer (`nb_round_nonces`) and first amount
+    /// (`min_board_amount_sat`), barkd's tip (no amount in it), the address summary's first
+    /// key (`address`) and first integer (`funded_txo_count`), and a transaction's first
+    /// integer (`version`).
+    static let unread: Set<String> = [
+        "/barkd/ark/api/v1/wallet/ark-info a wrong type", "/barkd/ark/api/v1/wallet/ark-info a negative amount",
+        "/barkd/ark/api/v1/bitcoin/tip a negative amount",
+        "/esplora/address/\(address) a wrong type", "/esplora/address/\(address) a missing field",
+        "/esplora/address/\(address)/txs a wrong type",
+    ]
+
+    @Test("an ingest endpoint's fault fails its source in one line, changes nothing stored; the other source still ingests",
+          arguments: ingestEndpoints.map(\.path))
+    func ingestEndpoint(path: String) async throws {
+        let source = try #require(Self.ingestEndpoints.first { $0.path == path }).source
+        let other = source == "ark" ? "cold" : "ark"
+        let world = try await SimulatedWorld()
+        _ = try await world.engine().ingest()
+        var changes = 0
+        // Something new at the source, so that a pass that wrongly succeeded would change the store.
+        func changeTheSource() async throws {
+            changes += 1
+            if source == "ark" {
+                _ = try await world.simulator.addMovement(BarkdMovement(
+                    subsystem: .init(name: "bark.arkoor", kind: "receive"), effectiveBalanceSat: Int64(900 + changes),
+                    time: .init(createdAt: SimTime(unixSeconds: 1_795_260_000 + Int64(changes)))), to: "ark")
+            } else {
+                try await world.simulator.addEsploraTransaction(EsploraTxSpec(
+                    txid: String(format: "%064x", 0xfa17 + changes), inputs: [],
+                    outputs: [EsploraTxIO(address: Self.address, value: Int64(7000 + changes))], fee: 150,
+                    blockHeight: 870_000, blockTime: 1_795_260_000))
+            }
+        }
+        try await changeTheSource()
+        var before = try world.fingerprint(source: source)
+        let endpoint = path.replacingOccurrences(of: source == "ark" ? "/barkd/ark" : "/esplora", with: "")
+
+        for mode in Self.modes {
+            await world.simulator.clearFaults()
+            try await world.simulator.addFault(mode.fault, at: path)
+            let engine = world.engine(now: "2026-11-21T12:30:00Z", timeoutSeconds: 2, maxResponseBytes: Self.maxResponseBytes)
+            // --full, so that the Esplora pass asks for the tip too.
+            let reports = try await engine.ingest(sources: [source, other], full: true)
+            #expect(reports[1].ok, "\(mode.name) at \(path): the other source must still ingest, got \(reports[1].error ?? "")")
+            if Self.unread.contains("\(path) \(mode.name)") {
+                #expect(reports[0].ok && reports[0].counts.new == 1, "\(mode.name) at \(path): \(reports[0].error ?? "\(reports[0].counts)")")
+                try await changeTheSource()
+                before = try world.fingerprint(source: source)
+                continue
+            }
+            let reason = reports[0].error ?? ""
+            #expect(!reports[0].ok, "\(mode.name) at \(path) did not fail the source")
+            #expect(!reason.contains("\n"), "\(mode.name): \(reason)")
+            #expect(reason.hasPrefix("source '\(source)': GET "), "\(mode.name): \(reason)")
+            #expect(reason.contains(endpoint), "\(mode.name): \(reason)")
+            #expect(mode.fragments.contains { reason.contains($0) }, "\(mode.name) at \(path): \(reason)")
+            #expect(!reason.contains("demo-token"))
+            #expect(try world.fingerprint(source: source) == before, "\(mode.name) at \(path) changed stored data")
+        }
+        let logged = world.logs.entries.map(\.text)
+        #expect(logged.contains { $0.contains("ingest failed") }, "the failures were logged")
+        #expect(!logged.joined().contains("demo-token"), "the token reached the logs")
+    }
+
+    @Test("the long poll's faults are one-line errors naming the endpoint")
+    func longPoll() async throws {
+        let world = try await SimulatedWorld()
+        let path = "/barkd/ark/api/v1/notifications/wait"
+        _ = try await world.simulator.addMovement(BarkdMovement(
+            subsystem: .init(name: "bark.arkoor", kind: "receive"), effectiveBalanceSat: 999,
+            time: .init(createdAt: SimTime(unixSeconds: 1_795_260_000))), to: "ark")
+        let engine = world.engine(timeoutSeconds: 2, maxResponseBytes: Self.maxResponseBytes)
+        let client = BarkdClient(source: "ark", baseURL: world.simulator.barkdURL("ark"), token: BearerToken("demo-token"), http: engine.http)
+        for mode in Self.modes {
+            await world.simulator.clearFaults()
+            try await world.simulator.addFault(mode.fault, at: path)
+            do {
+                let batch = try await client.waitForNotifications(since: nil, timeout: .seconds(2))
+                Issue.record("\(mode.name) was accepted: \(batch)")
+            } catch {
+                let reason = "\(error)"
+                #expect(!reason.contains("\n") && !reason.contains("demo-token"), "\(mode.name): \(reason)")
+                #expect(reason.hasPrefix("source 'ark': GET ") && reason.contains("/api/v1/notifications/wait"), "\(mode.name): \(reason)")
+                #expect(mode.fragments.contains { reason.contains($0) } || mode.name == "a slow answer" && reason.contains("timed out"),
+                        "\(mode.name): \(reason)")
+            }
+        }
+    }
+
+    @Test("a price API's fault is a one-line error naming it, and the stored rates stay",
+          arguments: [RatesConfig.Provider.coingecko, .mempool])
+    func priceEndpoint(provider: RatesConfig.Provider) async throws {
+        let world = try await SimulatedWorld()
+        let path = provider == .coingecko ? "/coingecko/api/v3/simple/price" : "/mempool/api/v1/prices"
+        func engine(_ now: String) -> Engine {
+            let base = world.engine(now: now, timeoutSeconds: 2, sources: [], maxResponseBytes: Self.maxResponseBytes)
+            var config = base.config
+            config.rates = RatesConfig(provider: provider, url: provider == .coingecko ? world.simulator.coingeckoURL : world.simulator.mempoolURL,
+                                       currencies: [.usd, .eur], maxAgeSeconds: 300)
+            return Engine(database: base.database, config: config, clock: base.clock, http: base.http, logger: base.logger)
+        }
+        _ = try await engine("2026-11-21T12:00:00Z").refreshRates()
+        let stored = try world.database.latestRates()
+        await world.simulator.setPrices(PriceTable(["USD": 70000, "EUR": 64000]))
+        for mode in Self.modes {
+            await world.simulator.clearFaults()
+            try await world.simulator.addFault(mode.fault, at: path)
+            do {
+                let rates = try await engine("2026-11-21T12:30:00Z").refreshRates()
+                Issue.record("\(mode.name) at \(path) was accepted: \(rates)")
+            } catch {
+                let reason = "\(error)"
+                #expect(!reason.contains("\n"), "\(mode.name): \(reason)")
+                #expect(reason.contains("GET ") && reason.contains(path.split(separator: "/").last.map(String.init) ?? path), "\(mode.name): \(reason)")
+                #expect(reason.hasPrefix("source 'rates': GET "), "\(mode.name): \(reason)")
+                #expect(mode.fragments.contains { reason.contains($0) }, "\(mode.name): \(reason)")
+            }
+            #expect(try world.database.latestRates() == stored, "\(mode.name) at \(path) changed the stored rates")
+        }
+    }
+}
