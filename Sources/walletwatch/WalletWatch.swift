@@ -30,6 +30,7 @@ struct WalletWatch: AsyncParsableCommand {
             RatesCommand.self,
             SettingsCommand.self,
             MonthCommand.self,
+            ReportCommand.self,
             RunCommand.self,
             ServeCommand.self,
             WatchCommand.self,
