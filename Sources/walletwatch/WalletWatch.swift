@@ -31,6 +31,7 @@ struct WalletWatch: AsyncParsableCommand {
             SettingsCommand.self,
             MonthCommand.self,
             ReportCommand.self,
+            ExportCommand.self,
             RunCommand.self,
             ServeCommand.self,
             WatchCommand.self,
