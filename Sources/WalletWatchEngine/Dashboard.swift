@@ -33,9 +33,7 @@ extension Engine {
         let runs = try database.lastIngestRuns()
         var portfolio: (PortfolioReport, PortfolioCharts)?
         do {
-            // Stored rates only: the page redraws on every change and must not wait for a provider.
-            let report = try await portfolioReport(refresh: .never)
-            portfolio = (report, PortfolioCharts(report))
+            portfolio = try await cachedPortfolio()
         } catch {
             logger.warning("the portfolio charts could not be computed: \(error)")
         }

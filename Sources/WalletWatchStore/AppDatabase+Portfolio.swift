@@ -46,6 +46,12 @@ extension AppDatabase {
         }
     }
 
+    /// Moves whenever a rate is added to the history (the largest row id): caches of figures
+    /// computed from the history compare it.
+    public func rateHistoryVersion() throws -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM rate_history") ?? 0 }
+    }
+
     static func rateHistory(_ db: Database, currencies: Set<Currency>) throws -> [ExchangeRate] {
         guard !currencies.isEmpty else { return [] }
         let codes = currencies.map(\.code)

@@ -171,5 +171,13 @@ struct WebTests {
         #expect(page.contains("Portfolio value (USD)") && page.contains("Car &amp; bike (USD)") && page.contains("Cash &lt;b&gt;"))
         #expect(page.contains("<polyline") && !page.contains("<script src"))
         #expect(page.contains("funded 100.00 USD of 500.00 USD (20.0%)"))
+        // Redraws reuse the figures until the ledger (or the rate history) changes.
+        let computed = web.engine.portfolioCache.computations
+        _ = try await web.get("/fragment")
+        #expect(web.engine.portfolioCache.computations == computed)
+        _ = try database.addManualTransaction(assetName: "Cash <b>", amount: "25", date: .at("2026-11-03T00:00:00Z"), note: nil, now: now)
+        let redrawn = String(decoding: try await web.get("/fragment").body, as: UTF8.self)
+        #expect(web.engine.portfolioCache.computations == computed + 1)
+        #expect(redrawn.contains("funded 125.00 USD of 500.00 USD (25.0%)"))
     }
 }
