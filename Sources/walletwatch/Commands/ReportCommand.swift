@@ -79,8 +79,9 @@ enum ReportOutput {
                        figures.timeWeightedReturn == nil && figures.missingPrice != nil ? "no rate" : percent(figures.timeWeightedReturn)])
         }
         let total = report.total
+        let anyMissing = report.assets.contains { $0.figures.missingPrice != nil }
         table.add(["Total", "", money(total.value), "", money(total.costBasis), money(total.unrealizedGain), money(total.realizedGain),
-                   percent(total.timeWeightedReturn)])
+                   total.timeWeightedReturn == nil && anyMissing ? "no rate" : percent(total.timeWeightedReturn)])
         Output.line(table.render())
         guard !report.goals.isEmpty else { return }
         var goals = TextTable([.init("GOAL"), .init("FUNDED", .right), .init("TARGET", .right), .init("ACHIEVED", .right),
