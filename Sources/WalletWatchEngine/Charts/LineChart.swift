@@ -193,6 +193,7 @@ struct AxisScale {
     /// in thousands (`50k`) once a step is a whole thousand.
     func label(_ tick: Int64) -> String {
         let major = Currency.powerOfTen(exponent)
+        if tick == 0 { return "0" }
         if step % (1000 * major) == 0 { return "\(tick / (1000 * major))k" }
         let whole = step % major == 0
         var text = Money.majorString(tick, exponent: exponent)
