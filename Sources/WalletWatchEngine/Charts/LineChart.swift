@@ -34,7 +34,9 @@ public struct LineChart: Sendable {
     /// Said under the chart when set (such as which dates had no rate).
     public let note: String?
 
+    /// The drawing's size in SVG units: a phone shows it at about this width, so 13-unit text stays readable.
     public static let width = 480
+    /// The height of one chart; a file stacks them.
     public static let height = 260
     /// Colours that stay readable on light and dark backgrounds.
     public static let palette = ["#2e86de", "#e67e22", "#16a085", "#8e44ad", "#c0392b", "#7f8c8d"]
@@ -212,6 +214,7 @@ struct AxisScale {
 
 /// Text safe inside XML (SVG) elements and attribute values.
 public enum XMLText {
+    /// `text` with &, <, >, " and ' written as entities.
     public static func escape(_ text: String) -> String {
         var result = ""
         for character in text {

@@ -6,11 +6,15 @@ import WalletWatchStore
 /// value over time against its target, on a daily grid. The web page and `report --svg` draw
 /// the same charts.
 public struct PortfolioCharts: Sendable {
+    /// The portfolio's value (and each asset's) in the report's currency, day by day.
     public let portfolio: LineChart
+    /// One chart per goal: its funded value in its own currency, and its target.
     public let goals: [LineChart]
 
+    /// The portfolio first, then the goals.
     public var all: [LineChart] { [portfolio] + goals }
 
+    /// The charts of `report` (goals over the daily grid of every asset, whatever `--asset` chose).
     public init(_ report: PortfolioReport) {
         portfolio = Self.portfolioChart(report)
         goals = Self.goalCharts(report)
