@@ -18,6 +18,9 @@ public struct Dashboard: Sendable {
     public let sources: [SourceLine]
     public let latest: [TransactionListing]
     public let timeZone: String
+    /// The portfolio figures and charts (value over time, goals' funded values over time);
+    /// nil when they could not be computed (the reason is logged).
+    public let portfolio: (report: PortfolioReport, charts: PortfolioCharts)?
 
     /// How many transactions the views list.
     public static let latestCount = 10
@@ -28,11 +31,17 @@ extension Engine {
     public func dashboard() async throws -> Dashboard {
         let status = try await monthStatus()
         let runs = try database.lastIngestRuns()
+        var portfolio: (PortfolioReport, PortfolioCharts)?
+        do {
+            portfolio = try await cachedPortfolio()
+        } catch {
+            logger.warning("the portfolio charts could not be computed: \(error)")
+        }
         return Dashboard(
             now: clock.now, status: status, assets: try database.assetOverviews(),
             sources: config.sources.map { Dashboard.SourceLine(name: $0.name, kind: $0.kind, lastRun: runs[$0.name]) },
             latest: try database.transactions(TransactionFilter(limit: Dashboard.latestCount)),
-            timeZone: displayTimeZone.identifier)
+            timeZone: displayTimeZone.identifier, portfolio: portfolio)
     }
 
     /// Yields once at the start and then whenever the database changed (any process),

@@ -44,6 +44,12 @@ public enum DisplayFormat {
         return Money.majorString(Int64(clamping: tenths), exponent: 1) + "%"
     }
 
+    /// A return (0.17 = 17%) as a percentage with one decimal: `17.0%`.
+    public static func percent(_ fraction: Decimal) -> String {
+        guard let tenths = Rounding.halfEven(fraction * 1000) else { return "\(fraction * 100)%" }
+        return Money.majorString(tenths, exponent: 1) + "%"
+    }
+
     /// A fraction clamped to 0...1, for bars.
     public static func fill(_ value: Int64, of total: Int64) -> Double {
         total <= 0 ? 1 : min(1, max(0, Double(value) / Double(total)))

@@ -15,6 +15,8 @@ public struct Engine: Sendable {
     public let logger: Logger
     /// The executing month's last computed status, shared by every copy of this engine.
     public let progressCache: ProgressCache
+    /// The live views' last portfolio report and charts, shared by every copy of this engine.
+    public let portfolioCache: PortfolioCache
 
     public init(database: AppDatabase, config: AppConfig, clock: WallClock, http: any HTTPClient, logger: Logger) {
         self.database = database
@@ -23,6 +25,7 @@ public struct Engine: Sendable {
         self.http = http
         self.logger = logger
         self.progressCache = ProgressCache()
+        self.portfolioCache = PortfolioCache()
     }
 
     /// The time zone tables are printed in: the `time_zone` setting, else the config's, else UTC.

@@ -29,7 +29,7 @@ enum DashboardPage {
     /// The part of the page that changes: swapped in by the script on every event.
     static func fragment(_ dashboard: Dashboard) -> String {
         let zone = TimeZone(identifier: dashboard.timeZone) ?? TimeZone(identifier: "UTC")!
-        return [header(dashboard, zone), goals(dashboard.status), assets(dashboard, zone), sources(dashboard, zone),
+        return [header(dashboard, zone), goals(dashboard.status), portfolio(dashboard), assets(dashboard, zone), sources(dashboard, zone),
                 transactions(dashboard, zone)].joined(separator: "\n")
     }
 
@@ -68,6 +68,22 @@ enum DashboardPage {
             \(bar(status.contributedDisplay ?? 0, of: status.plannedDisplay ?? 0))
             <div class="row small"><span>remaining \(total(status.remainingDisplay))</span></div></div>
             </section>
+            """
+    }
+
+    /// The portfolio's figures and the charts drawn by the server (inline SVG, no script).
+    private static func portfolio(_ dashboard: Dashboard) -> String {
+        guard let (report, charts) = dashboard.portfolio, !report.assets.isEmpty else { return "" }
+        let currency = report.currency
+        let money = { (minor: Int64?) in minor.map { escape(DisplayFormat.money($0, currency)) } ?? "<span class=\"warn\">no rate</span>" }
+        let total = report.total
+        let figures = """
+            <div class="figures"><span>value <strong>\(money(total.value))</strong></span><span>cost basis \(money(total.costBasis))</span>\
+            <span>unrealized \(money(total.unrealizedGain))</span><span>realized \(money(total.realizedGain))</span>\
+            <span>time-weighted return \(total.timeWeightedReturn.map { escape(DisplayFormat.percent($0)) } ?? "–")</span></div>
+            """
+        return """
+            <section><h2>Portfolio and goals over time</h2>\(figures)<div class="charts">\(charts.all.map(\.inlineSVG).joined())</div></section>
             """
     }
 
@@ -137,6 +153,8 @@ enum DashboardPage {
         table{width:100%;border-collapse:collapse;font-size:.92em}th,td{text-align:left;padding:4px 6px;border-bottom:1px solid rgba(127,127,127,.15)}
         .num{text-align:right;white-space:nowrap}.out{color:var(--warn)}.ok{color:var(--ok)}.warn{color:var(--warn)}
         .tag{display:inline-block;background:rgba(46,134,222,.15);border-radius:8px;padding:0 6px;font-size:.85em}
+        .figures{display:flex;flex-wrap:wrap;gap:4px 16px;font-size:.9em;margin-bottom:4px}
+        .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:4px 16px}.chart{display:block;width:100%;height:auto;margin:6px 0}
         footer{max-width:960px;margin:0 auto;padding:0 14px 16px;font-size:.8em;color:var(--muted)}
         @media (max-width:600px){table{font-size:.8em}th:nth-child(4),td:nth-child(4){display:none}}
         """

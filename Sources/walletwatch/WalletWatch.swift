@@ -30,6 +30,8 @@ struct WalletWatch: AsyncParsableCommand {
             RatesCommand.self,
             SettingsCommand.self,
             MonthCommand.self,
+            ReportCommand.self,
+            ExportCommand.self,
             RunCommand.self,
             ServeCommand.self,
             WatchCommand.self,

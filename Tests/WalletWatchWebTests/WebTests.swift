@@ -157,4 +157,27 @@ struct WebTests {
         #expect(page.contains("new EventSource('events')"))
         #expect(!page.contains("http://") && !page.contains("https://"), "no external assets")
     }
+
+    @Test("the page draws the portfolio's value and each goal's funded value over time as inline SVG, escaped")
+    func charts() async throws {
+        let web = try await WebFixture()
+        let database = web.engine.database
+        _ = try database.createManualAsset(name: "Cash <b>", currency: .usd, now: now)
+        _ = try database.addManualTransaction(assetName: "Cash <b>", amount: "100", date: .at("2026-11-02T00:00:00Z"), note: nil, now: now)
+        _ = try database.createGoal(name: "Car & bike", currency: .usd, target: 50_000, deadline: nil, now: now)
+        _ = try database.allocate(assetName: "Cash <b>", assignments: [(goal: "Car & bike", amount: "100%")], now: now)
+        let page = String(decoding: try await web.get("/").body, as: UTF8.self)
+        #expect(page.components(separatedBy: "<svg class=\"chart\"").count - 1 == 2, "the portfolio and one goal")
+        #expect(page.contains("Portfolio value (USD)") && page.contains("Car &amp; bike (USD)") && page.contains("Cash &lt;b&gt;"))
+        #expect(page.contains("<polyline") && !page.contains("<script src"))
+        #expect(page.contains("funded 100.00 USD of 500.00 USD (20.0%)"))
+        // Redraws reuse the figures until the ledger (or the rate history) changes.
+        let computed = web.engine.portfolioCache.computations
+        _ = try await web.get("/fragment")
+        #expect(web.engine.portfolioCache.computations == computed)
+        _ = try database.addManualTransaction(assetName: "Cash <b>", amount: "25", date: .at("2026-11-03T00:00:00Z"), note: nil, now: now)
+        let redrawn = String(decoding: try await web.get("/fragment").body, as: UTF8.self)
+        #expect(web.engine.portfolioCache.computations == computed + 1)
+        #expect(redrawn.contains("funded 125.00 USD of 500.00 USD (25.0%)"))
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import WalletWatchCore
 
 /// Ratios printed as JSON numbers: exact, rounded half to even to six decimal places, trailing
@@ -10,6 +11,17 @@ public enum Fraction {
         while text.contains("."), text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text == "-0" ? "0" : text
+    }
+
+    /// A decimal ratio (a return) the same way: `0.169924`.
+    public static func text(_ value: Decimal, places: Int = 6) -> String {
+        guard let scaled = Rounding.halfEven(value * Decimal(Currency.powerOfTen(places))) else { return "\(value)" }
+        return text(scaled, Currency.powerOfTen(places), places: places)
+    }
+
+    /// A decimal ratio as a JSON number, or null when unknown.
+    public static func json(_ value: Decimal?) -> JSONValue {
+        value.map { .number(text($0)) } ?? .null
     }
 
     /// A fraction as a JSON number.

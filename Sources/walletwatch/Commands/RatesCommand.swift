@@ -12,10 +12,14 @@ struct RatesCommand: AsyncParsableCommand {
             are refreshed before use when the provider answers, and used marked stale when it
             does not. A missing rate is never taken as zero.
 
+            `walletwatch rates import FILE` adds older daily prices to the rate history.
+
             Examples:
               walletwatch rates
               walletwatch rates --refresh --json
-            """)
+              walletwatch rates import btc-usd-daily.csv
+            """,
+        subcommands: [Import.self])
 
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Ask the provider now.") var refresh = false

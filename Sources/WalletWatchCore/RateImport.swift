@@ -1,0 +1,101 @@
+import Foundation
+
+/// A price read from a file of daily prices, with the line it came from.
+public struct ImportedRate: Hashable, Sendable {
+    public let line: Int
+    public let pair: CurrencyPair
+    /// When the price starts to apply: 00:00 UTC on its date (or the instant written).
+    public let instant: Instant
+    public let rate: Decimal
+
+    public init(line: Int, pair: CurrencyPair, instant: Instant, rate: Decimal) {
+        self.line = line
+        self.pair = pair
+        self.instant = instant
+        self.rate = rate
+    }
+
+    /// The date as the file wrote it: `yyyy-MM-dd` for a daily price, else the instant.
+    public var dateText: String {
+        instant == instant.day.startInstant ? instant.day.description : instant.iso8601
+    }
+}
+
+/// A line of a rates file that cannot be imported, and why.
+public struct RateImportProblem: Error, Hashable, Sendable {
+    public let line: Int
+    public let reason: String
+    public init(line: Int, reason: String) {
+        self.line = line
+        self.reason = reason
+    }
+}
+
+/// Reads a CSV of daily prices for `rates import`: a header line naming the columns `date`,
+/// `base`, `quote` and `rate` (in any order; other columns are ignored), then one price a
+/// line, such as `2026-10-01,BTC,USD,61250.50`: one `base` cost `rate` `quote` on that date.
+public enum RateImportParser {
+    /// The columns a file must name.
+    public static let columns = ["date", "base", "quote", "rate"]
+
+    /// Every price of the file, or every problem with it (a file with a problem imports nothing).
+    public static func parse(_ text: String, now: Instant) -> (rates: [ImportedRate], problems: [RateImportProblem]) {
+        let records: [CSV.Record]
+        do { records = try CSV.parse(text) } catch {
+            return ([], [RateImportProblem(line: error.line, reason: error.reason)])
+        }
+        guard let header = records.first else {
+            return ([], [RateImportProblem(line: 1, reason: "the file is empty; it needs the header \(columns.joined(separator: ",")) and one price a line")])
+        }
+        let names = header.fields.map { $0.trimmingSpaces.lowercased() }
+        let positions = columns.map { names.firstIndex(of: $0) }
+        guard positions.allSatisfy({ $0 != nil }) else {
+            let missing = zip(columns, positions).filter { $0.1 == nil }.map(\.0)
+            return ([], [RateImportProblem(line: header.line, reason: "the header must name the columns \(columns.joined(separator: ",")) (missing: \(missing.joined(separator: ", ")))")])
+        }
+        let index = positions.map { $0! }
+        var rates: [ImportedRate] = []
+        var problems: [RateImportProblem] = []
+        var seen: [String: Int] = [:]
+        for record in records.dropFirst() {
+            guard record.fields.count == header.fields.count else {
+                problems.append(RateImportProblem(line: record.line, reason: "\(record.fields.count) field(s) where the header has \(header.fields.count)"))
+                continue
+            }
+            let value = { (column: Int) in record.fields[index[column]].trimmingSpaces }
+            switch parseRate(date: value(0), base: value(1), quote: value(2), rate: value(3), line: record.line, now: now) {
+            case .failure(let problem):
+                problems.append(problem)
+            case .success(let rate):
+                let key = "\(rate.pair) \(rate.instant.iso8601)"
+                if let first = seen[key] {
+                    problems.append(RateImportProblem(line: record.line, reason: "repeats the \(rate.pair) price of \(rate.dateText) from line \(first)"))
+                } else {
+                    seen[key] = record.line
+                    rates.append(rate)
+                }
+            }
+        }
+        if rates.isEmpty && problems.isEmpty {
+            problems.append(RateImportProblem(line: header.line, reason: "no prices after the header"))
+        }
+        return (rates, problems)
+    }
+
+    static func parseRate(date: String, base: String, quote: String, rate: String, line: Int, now: Instant) -> Result<ImportedRate, RateImportProblem> {
+        func problem(_ reason: String) -> Result<ImportedRate, RateImportProblem> { .failure(RateImportProblem(line: line, reason: reason)) }
+        guard let instant = Day(date)?.startInstant ?? Instant(iso8601: date) else {
+            return problem("date '\(date)' is not a date; write it like 2026-10-01 (or 2026-10-01T12:00:00Z)")
+        }
+        guard instant <= now else { return problem("date \(date) is in the future") }
+        guard let baseCurrency = try? Currency(code: base) else { return problem("base '\(base)' is not a currency; use an ISO 4217 code such as USD, or BTC") }
+        guard let quoteCurrency = try? Currency(code: quote) else { return problem("quote '\(quote)' is not a currency; use an ISO 4217 code such as USD, or BTC") }
+        guard baseCurrency != quoteCurrency else { return problem("base and quote are both \(baseCurrency.code); a rate is between two currencies") }
+        guard let parsed = ParsedDecimal(rate), !parsed.negative, parsed.integerDigits.count + parsed.fractionDigits.count <= 30,
+              let decimal = Decimal(string: rate, locale: Locale(identifier: "en_US_POSIX")), decimal > 0
+        else {
+            return problem("rate '\(rate)' is not a positive decimal number; write it like 61250.50")
+        }
+        return .success(ImportedRate(line: line, pair: CurrencyPair(base: baseCurrency, quote: quoteCurrency), instant: instant, rate: decimal))
+    }
+}

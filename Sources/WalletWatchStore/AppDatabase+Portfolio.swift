@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+import WalletWatchCore
+
+/// What the portfolio figures, timelines and charts read, taken in one consistent snapshot.
+public struct PortfolioData: Sendable {
+    /// Every asset with its confirmed transactions, by name.
+    public let assets: [PortfolioAsset]
+    /// The rate history between the requested currencies.
+    public let rates: [ExchangeRate]
+    /// Every allocation-history row, in time order (ties: in the order written).
+    public let targetChanges: [GoalTimeline.TargetChange]
+}
+
+/// One allocation-history row with the names a file needs (`export csv --what allocations`).
+public struct AllocationHistoryListing: Hashable, Sendable {
+    public let asset: String
+    public let currency: Currency
+    public let goal: String
+    public let amount: Int64
+    public let timestamp: Instant
+    public let createdAt: Instant
+    public let reason: AllocationReason
+    public let txid: String?
+}
+
+extension AppDatabase {
+    /// The assets' confirmed histories, the rate history between `currencies` and the
+    /// allocation history.
+    ///
+    /// A rate equal to the one stored just before it for the same pair is left out: the rate
+    /// at any date is the same without it, and a daemon with a static provider stores one
+    /// such row every few minutes.
+    public func portfolioData(rateCurrencies currencies: Set<Currency>) throws -> PortfolioData {
+        try read { db in
+            let movements = try Dictionary(grouping: Row.fetchAll(db, sql: """
+                SELECT asset_id, amount, date FROM transactions WHERE status = 'confirmed' ORDER BY asset_id, date
+                """), by: { try! $0.decode(Int64.self, forColumn: "asset_id") })
+            let assets = try Asset.order(Column("name").collating(.nocase)).fetchAll(db).map { asset in
+                PortfolioAsset(id: asset.id!, name: asset.name, currency: asset.currency, movements: try (movements[asset.id!] ?? []).map {
+                    PortfolioAsset.Movement(amount: try $0.decode(forColumn: "amount"), date: try $0.decode(forColumn: "date"))
+                })
+            }
+            return PortfolioData(assets: assets, rates: try Self.rateHistory(db, currencies: currencies),
+                                 targetChanges: try Self.targetChanges(db))
+        }
+    }
+
+    /// Moves whenever a rate is added to the history (the largest row id): caches of figures
+    /// computed from the history compare it.
+    public func rateHistoryVersion() throws -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM rate_history") ?? 0 }
+    }
+
+    static func rateHistory(_ db: Database, currencies: Set<Currency>) throws -> [ExchangeRate] {
+        guard !currencies.isEmpty else { return [] }
+        let codes = currencies.map(\.code)
+        let marks = Array(repeating: "?", count: codes.count).joined(separator: ",")
+        var rates: [ExchangeRate] = []
+        var previous: (base: String, quote: String, rate: String)?
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT base, quote, rate, fetched_at, provider FROM rate_history WHERE base IN (\(marks)) AND quote IN (\(marks))
+            ORDER BY base, quote, fetched_at, id
+            """, arguments: StatementArguments(codes + codes))
+        while let row = try rows.next() {
+            let base: String = row["base"], quote: String = row["quote"], text: String = row["rate"]
+            if let previous, previous == (base, quote, text) { continue }
+            previous = (base, quote, text)
+            guard let rate = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
+                  let pair = CurrencyPair("\(base)/\(quote)")
+            else { throw StoreError.corrupt("rate history row \(base)/\(quote) '\(text)'") }
+            rates.append(ExchangeRate(pair: pair, rate: rate, fetchedAt: try row.decode(forColumn: "fetched_at"), provider: row["provider"]))
+        }
+        return rates
+    }
+
+    static func targetChanges(_ db: Database) throws -> [GoalTimeline.TargetChange] {
+        try Row.fetchAll(db, sql: "SELECT asset_id, goal_id, amount, timestamp FROM allocation_history ORDER BY timestamp, created_at, id").map {
+            GoalTimeline.TargetChange(assetID: try $0.decode(forColumn: "asset_id"), goalID: try $0.decode(forColumn: "goal_id"),
+                                      amount: try $0.decode(forColumn: "amount"), timestamp: try $0.decode(forColumn: "timestamp"))
+        }
+    }
+
+    /// Every allocation-history row of every asset, oldest first.
+    public func allocationHistoryListings() throws -> [AllocationHistoryListing] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT a.name AS asset, a.currency, g.name AS goal, h.amount, h.timestamp, h.created_at, h.reason, h.txid
+                FROM allocation_history h JOIN assets a ON a.id = h.asset_id JOIN goals g ON g.id = h.goal_id
+                ORDER BY h.timestamp, h.created_at, h.id
+                """).map {
+                AllocationHistoryListing(
+                    asset: try $0.decode(forColumn: "asset"), currency: try $0.decode(forColumn: "currency"),
+                    goal: try $0.decode(forColumn: "goal"), amount: try $0.decode(forColumn: "amount"),
+                    timestamp: try $0.decode(forColumn: "timestamp"), createdAt: try $0.decode(forColumn: "created_at"),
+                    reason: try $0.decode(forColumn: "reason"), txid: try $0.decode(forColumn: "txid"))
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import GRDB
+import WalletWatchCore
+
+/// What `rates import` wrote.
+public struct RateImportResult: Hashable, Sendable {
+    /// Prices added to the history.
+    public let imported: Int
+    /// Of those, how many replaced an earlier import of the same pair and date (`--replace`).
+    public let replaced: Int
+    /// Pairs whose latest rate is now an imported one.
+    public let latestUpdated: [CurrencyPair]
+}
+
+extension AppDatabase {
+    /// The provider name imported prices are stored under.
+    public static let importProvider = "import"
+
+    /// Adds imported prices to the rate history in one transaction: all or nothing.
+    ///
+    /// A price for a pair and date that an earlier import already holds is a duplicate:
+    /// refused (naming the lines) unless `replace`, which deletes the earlier imported rows
+    /// first (the history refuses updates, not deletes). Fetched rates are observations at
+    /// their own instants and never conflict with an import. A pair whose newest rate is now
+    /// an imported one gets it as its latest rate too, so conversions can use it.
+    public func importRates(_ rates: [ImportedRate], replace: Bool, source: String) throws -> RateImportResult {
+        try write { db in
+            let existing = try db.cachedStatement(sql: """
+                SELECT COUNT(*) FROM rate_history WHERE base = ? AND quote = ? AND fetched_at = ? AND provider = ?
+                """)
+            var duplicates: [ImportedRate] = []
+            for rate in rates {
+                let count = try Int.fetchOne(existing, arguments: [rate.pair.base, rate.pair.quote, rate.instant, Self.importProvider]) ?? 0
+                if count > 0 { duplicates.append(rate) }
+            }
+            if !duplicates.isEmpty && !replace {
+                let named = duplicates.prefix(5).map { "line \($0.line): \($0.pair) on \($0.dateText)" }.joined(separator: "; ")
+                throw Refusal("\(duplicates.count) price(s) in \(source) were imported before (\(named)\(duplicates.count > 5 ? "; ..." : "")); nothing imported; pass --replace to overwrite them")
+            }
+            for rate in duplicates {
+                try db.execute(sql: "DELETE FROM rate_history WHERE base = ? AND quote = ? AND fetched_at = ? AND provider = ?",
+                               arguments: [rate.pair.base, rate.pair.quote, rate.instant, Self.importProvider])
+            }
+            let insert = try db.cachedStatement(sql: "INSERT INTO rate_history (base, quote, rate, fetched_at, provider) VALUES (?, ?, ?, ?, ?)")
+            for rate in rates {
+                try insert.execute(arguments: [rate.pair.base, rate.pair.quote, "\(rate.rate)", rate.instant, Self.importProvider])
+            }
+            var updated: [CurrencyPair] = []
+            for pair in Set(rates.map(\.pair)).sorted() {
+                if try Self.promoteLatest(db, pair: pair) { updated.append(pair) }
+            }
+            return RateImportResult(imported: rates.count, replaced: duplicates.count, latestUpdated: updated)
+        }
+    }
+
+    /// Makes the newest history row of `pair` its latest rate when it is an imported one at or
+    /// after the stored latest (or none is stored). Returns whether it did.
+    static func promoteLatest(_ db: Database, pair: CurrencyPair) throws -> Bool {
+        guard let newest = try Row.fetchOne(db, sql: """
+            SELECT rate, fetched_at, provider FROM rate_history WHERE base = ? AND quote = ? ORDER BY fetched_at DESC, id DESC LIMIT 1
+            """, arguments: [pair.base, pair.quote]),
+              newest["provider"] as String == importProvider
+        else { return false }
+        let newestAt: Instant = try newest.decode(forColumn: "fetched_at")
+        let storedAt = try Instant.fetchOne(db, sql: "SELECT fetched_at FROM exchange_rates WHERE base = ? AND quote = ?",
+                                            arguments: [pair.base, pair.quote])
+        if let storedAt, storedAt > newestAt { return false }
+        try db.execute(sql: """
+            INSERT INTO exchange_rates (base, quote, rate, fetched_at, provider) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(base, quote) DO UPDATE SET rate = excluded.rate, fetched_at = excluded.fetched_at, provider = excluded.provider
+            """, arguments: [pair.base, pair.quote, newest["rate"] as String, newestAt, importProvider])
+        return true
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import WalletWatchCore
+import WalletWatchEngine
+
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export the ledger, the allocation history or closed months as files.",
+        subcommands: [CSVFile.self])
+
+    struct CSVFile: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "csv",
+            abstract: "Export as CSV (RFC 4180) for spreadsheets and databases.",
+            discussion: """
+                --what transactions (the default): every transaction, oldest first, with its tags
+                  (comma-separated in one field), amount and fee in major units and the currency
+                  beside them;
+                --what allocations: every allocation-history row (asset, goal, target, reason);
+                --what months: every closed month's frozen figures, one row per goal.
+                Dates are ISO 8601 in UTC. A header line names the columns; lines end with CRLF;
+                fields with commas, quotes or line breaks are quoted. Without FILE the CSV goes to
+                stdout; a FILE is created readable by you only (mode 0600).
+
+                Examples:
+                  walletwatch export csv transactions.csv
+                  walletwatch export csv --what allocations > allocations.csv
+                  sqlite3 ledger.db ".import --csv transactions.csv transactions"
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "transactions, allocations or months.") var what = "transactions"
+        @Argument(help: "Where to write (default: stdout).") var file: String?
+
+        func run() async throws {
+            guard let kind = CSVExportKind(rawValue: what) else {
+                throw UsageError("--what '\(what)' is not accepted; use \(CSVExportKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            let (text, rows) = try CommandContext.load(global).engine.exportCSV(kind)
+            guard let file else {
+                FileHandle.standardOutput.write(Data(text.utf8))
+                return
+            }
+            try PrivateFile.write(text, to: file)
+            Output.standardError("exported \(rows) \(kind.rawValue) row(s) to \(file)")
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import WalletWatchCore
+
+/// Portfolio figures (SPEC.md section 13) against hand computations.
+@Suite("Portfolio figures: average cost, cost basis, gains, time-weighted return")
+struct PortfolioCalculatorTests {
+    static let btc = Int64(100_000_000)
+
+    static func rates(_ entries: [(String, Decimal)], pair: String = "BTC/USD") -> RateHistory {
+        RateHistory(entries.map { ExchangeRate(pair: CurrencyPair(pair)!, rate: $0.1, fetchedAt: .at($0.0), provider: "test") })
+    }
+
+    static func asset(_ movements: [(String, Int64)]) -> PortfolioAsset { asset(1, .btc, movements) }
+
+    static func asset(_ id: Int64, _ currency: Currency, _ movements: [(String, Int64)]) -> PortfolioAsset {
+        PortfolioAsset(id: id, name: "A\(id)", currency: currency, movements: movements.map { .init(amount: $1, date: .at($0)) })
+    }
+
+    /// A return in millionths, as reports print it (0.125 -> 125000): per-period ratios such
+    /// as 280/240 are not exact in decimal, the printed figure is.
+    static func millionths(_ value: Decimal?) -> Int64? {
+        value.flatMap { Rounding.halfEven($0 * 1_000_000) }
+    }
+
+    /// The seed's worked example with BTC priced in USD: buy 10 @ 10, buy 10 @ 12, sell 5 @ 14,
+    /// price now 13. Average cost (100 + 120) / 20 = 11; cost basis 15 x 11 = 165; value
+    /// 15 x 13 = 195; unrealized 30; realized 5 x (14 - 11) = 15.
+    @Test("the average-cost worked example: average cost 11, cost basis 165, gains to the cent")
+    func workedExample() {
+        let history = Self.rates([("2026-10-01T00:00:00Z", 10), ("2026-10-02T00:00:00Z", 12), ("2026-10-03T00:00:00Z", 14),
+                                  ("2026-11-01T00:00:00Z", 13)])
+        let asset = Self.asset([("2026-10-01T12:00:00Z", 10 * Self.btc), ("2026-10-02T12:00:00Z", 10 * Self.btc),
+                                ("2026-10-03T12:00:00Z", -5 * Self.btc)])
+        let figures = PortfolioCalculator.figures(of: asset, pricer: Pricer(history: history, display: .usd), now: .at("2026-11-21T12:00:00Z"))
+        #expect(figures.quantity == 15 * Self.btc)
+        #expect(figures.averageCost == 1100)
+        #expect(figures.costBasis == 16500)
+        #expect(figures.value == 19500)
+        #expect(figures.unrealizedGain == 3000)
+        #expect(figures.realizedGain == 1500)
+        // One asset's time-weighted return is its price's return: 13 / 10 - 1.
+        #expect(Self.millionths(figures.timeWeightedReturn) == 300_000)
+        #expect(figures.missingPrice == nil)
+    }
+
+    /// Two periods: 1 BTC bought at 100 (value 100); the price rises to 120 and 1 BTC more is
+    /// bought: r1 = (240 - 100 - 120) / 100 = 0.2; the price falls to 90: r2 = (180 - 240) / 240
+    /// = -0.25. TWR = 1.2 x 0.75 - 1 = -0.1, where the simple return on the 220 paid is -18.2%.
+    @Test("a two-period time-weighted return chains the sub-periods between cash flows")
+    func twoPeriods() throws {
+        let history = Self.rates([("2026-01-01T00:00:00Z", 100), ("2026-02-01T00:00:00Z", 120), ("2026-03-01T00:00:00Z", 90)])
+        let asset = Self.asset([("2026-01-01T00:00:00Z", Self.btc), ("2026-02-01T00:00:00Z", Self.btc)])
+        let twr = try PortfolioCalculator.timeWeightedReturn(of: [asset], pricer: Pricer(history: history, display: .usd),
+                                                             now: .at("2026-03-02T00:00:00Z")).get()
+        #expect(Self.millionths(twr) == -100_000)
+    }
+
+    /// Cash (USD) and BTC together. Jan 1: 100 USD and 1 BTC at 100 (value 200). Feb 1: BTC at
+    /// 150, value before the flow 250: r1 = 0.25; 50 USD more (300). Now: BTC at 120: 270,
+    /// r2 = 270 / 300 - 1 = -0.1. TWR = 1.25 x 0.9 - 1 = 0.125.
+    @Test("the portfolio's return chains the sum of the assets' values: 0.125")
+    func portfolio() throws {
+        let history = Self.rates([("2026-01-01T00:00:00Z", 100), ("2026-02-01T00:00:00Z", 150), ("2026-03-01T00:00:00Z", 120)])
+        let cash = Self.asset(1, .usd, [("2026-01-01T00:00:00Z", 10_000), ("2026-02-01T00:00:00Z", 5_000)])
+        let stack = Self.asset(2, .btc, [("2026-01-01T00:00:00Z", Self.btc)])
+        let pricer = Pricer(history: history, display: .usd)
+        let twr = try PortfolioCalculator.timeWeightedReturn(of: [cash, stack], pricer: pricer, now: .at("2026-03-02T00:00:00Z")).get()
+        #expect(Self.millionths(twr) == 125_000)
+        // Cash on its own neither gains nor loses.
+        let cashFigures = PortfolioCalculator.figures(of: cash, pricer: pricer, now: .at("2026-03-02T00:00:00Z"))
+        #expect(cashFigures.timeWeightedReturn == 0)
+        #expect(cashFigures.averageCost == 100)
+        #expect(cashFigures.costBasis == 15_000)
+        #expect(cashFigures.unrealizedGain == 0)
+    }
+
+    @Test("a full withdrawal ends the holding; the next deposit starts a new period and averages with the old cost")
+    func withdrawAllThenDeposit() throws {
+        let history = Self.rates([("2026-01-01T00:00:00Z", 100), ("2026-02-01T00:00:00Z", 200), ("2026-03-01T00:00:00Z", 300),
+                                  ("2026-04-01T00:00:00Z", 330)])
+        let asset = Self.asset([("2026-01-01T00:00:00Z", Self.btc), ("2026-02-01T00:00:00Z", -Self.btc), ("2026-03-01T00:00:00Z", Self.btc)])
+        let figures = PortfolioCalculator.figures(of: asset, pricer: Pricer(history: history, display: .usd), now: .at("2026-04-02T00:00:00Z"))
+        // Periods: 100 -> 200 (r = 1), nothing held, 300 -> 330 (r = 0.1): 2 x 1.1 - 1 = 1.2.
+        #expect(Self.millionths(figures.timeWeightedReturn) == 1_200_000)
+        // Realized at the withdrawal: 1 x (200 - 100). Average cost over both deposits: 200.
+        #expect(figures.realizedGain == 10_000)
+        #expect(figures.averageCost == 20_000)
+        #expect(figures.costBasis == 20_000)
+        #expect(figures.value == 33_000)
+    }
+
+    @Test("a deposit dated before the first known rate makes cost figures unknown, never zero")
+    func missingRate() {
+        let history = Self.rates([("2026-02-01T00:00:00Z", 100)])
+        let asset = Self.asset([("2026-01-15T00:00:00Z", Self.btc)])
+        let figures = PortfolioCalculator.figures(of: asset, pricer: Pricer(history: history, display: .usd), now: .at("2026-03-01T00:00:00Z"))
+        #expect(figures.value == 10_000)
+        #expect(figures.averageCost == nil)
+        #expect(figures.costBasis == nil)
+        #expect(figures.unrealizedGain == nil)
+        #expect(figures.timeWeightedReturn == nil)
+        #expect(figures.missingPrice == MissingPrice(pair: CurrencyPair("BTC/USD")!, instant: .at("2026-01-15T00:00:00Z")))
+    }
+
+    @Test("an asset without transactions is worth 0 with no average cost and no return")
+    func empty() {
+        let figures = PortfolioCalculator.figures(of: Self.asset([]), pricer: Pricer(history: RateHistory([]), display: .usd), now: .at("2026-03-01T00:00:00Z"))
+        #expect(figures.value == 0 && figures.costBasis == 0 && figures.realizedGain == 0)
+        #expect(figures.averageCost == nil && figures.timeWeightedReturn == nil && figures.missingPrice == nil)
+    }
+
+    @Test("the rate at D is the latest at or before D, of the pair or its inverse, or across BTC")
+    func rateAtDate() throws {
+        let history = RateHistory([
+            ExchangeRate(pair: CurrencyPair("BTC/USD")!, rate: 60000, fetchedAt: .at("2026-01-01T00:00:00Z"), provider: "t"),
+            ExchangeRate(pair: CurrencyPair("USD/BTC")!, rate: Decimal(string: "0.00002")!, fetchedAt: .at("2026-01-02T00:00:00Z"), provider: "t"),
+            ExchangeRate(pair: CurrencyPair("BTC/EUR")!, rate: 40000, fetchedAt: .at("2026-01-01T00:00:00Z"), provider: "t"),
+        ])
+        #expect(history.quote(from: .btc, to: .usd, at: .at("2025-12-31T23:59:59.999Z")) == nil)
+        #expect(history.quote(from: .btc, to: .usd, at: .at("2026-01-01T00:00:00Z"))?.rate == 60000)
+        // The inverse stored later wins from then on: 1 / 0.00002 = 50000.
+        #expect(history.quote(from: .btc, to: .usd, at: .at("2026-01-03T00:00:00Z"))?.rate == 50000)
+        // EUR -> USD across BTC on Jan 1: 60000 / 40000.
+        #expect(history.quote(from: .eur, to: .usd, at: .at("2026-01-01T12:00:00Z"))?.rate == Decimal(string: "1.5"))
+    }
+
+    @Test("the value timeline has a point at every transaction and rate date; the daily grid one per day")
+    func timelines() {
+        let history = Self.rates([("2026-01-01T00:00:00Z", 100), ("2026-01-03T06:00:00Z", 110)])
+        let asset = Self.asset([("2026-01-02T12:00:00Z", Self.btc)])
+        let pricer = Pricer(history: history, display: .usd)
+        let events = ValueTimeline.events(of: [asset], pricer: pricer, now: .at("2026-01-04T00:00:00Z"))
+        #expect(events.map(\.instant) == [.at("2026-01-02T12:00:00Z"), .at("2026-01-03T06:00:00Z"), .at("2026-01-04T00:00:00Z")])
+        #expect(events.map(\.total) == [10_000, 11_000, 11_000])
+        let daily = ValueTimeline.daily(of: [asset], pricer: pricer, now: .at("2026-01-04T00:00:00Z"))
+        #expect(daily.map(\.instant) == [.at("2026-01-02T23:59:59.999Z"), .at("2026-01-03T23:59:59.999Z"), .at("2026-01-04T00:00:00Z")])
+        #expect(daily.map(\.total) == [10_000, 11_000, 11_000])
+    }
+
+    @Test("a goal's funded value over time follows the allocation history and the rates at each date")
+    func goalTimeline() {
+        let history = Self.rates([("2026-01-01T00:00:00Z", 100), ("2026-01-03T00:00:00Z", 200)])
+        let stack = Self.asset([("2026-01-01T00:00:00Z", 2 * Self.btc)])
+        let changes = [GoalTimeline.TargetChange(assetID: 1, goalID: 7, amount: Self.btc, timestamp: .at("2026-01-02T00:00:00Z"))]
+        let instants: [Instant] = [.at("2026-01-01T12:00:00Z"), .at("2026-01-02T12:00:00Z"), .at("2026-01-03T12:00:00Z")]
+        let funded = GoalTimeline.funded(goals: [(id: 7, currency: .usd)], assets: [stack], history: changes, rates: history, at: instants)
+        #expect(funded[7] == [0, 10_000, 20_000])
+    }
+}
