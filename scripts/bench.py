@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""walletwatch's benchmarks, run by scripts/bench: every figure of issue 8 from one run on one
+machine, printed as a table and as JSON. Times are wall-clock seconds of whole processes (the
+median of several runs where a run is cheap); peak memory is the kernel's ru_maxrss of the
+process. Nothing is asserted: the figures are the result.
+
+usage: bench.py BIN_DIR OUT_JSON [--quick]
+  --quick  10,000 and 100,000 movements instead of 100,000 and 1,000,000 (a smoke run)
+"""
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+BIN, OUT = sys.argv[1], sys.argv[2]
+QUICK = "--quick" in sys.argv[3:]
+SIZES = [10_000, 100_000] if QUICK else [100_000, 1_000_000]
+MONTH_SIZES = (1_000, 100_000 if QUICK else 1_000_000)
+HISTORY_ROWS = 10_000
+ESPLORA_TXS = 10_000
+ADDRESS = "bc1qdpekljy00yhuluyl4kehf5wq0stu2zkjsjdq86"
+NOW = "2026-11-21T12:00:00Z"
+work = tempfile.mkdtemp(prefix="walletwatch-bench.")
+simulators = []
+
+
+def log(message):
+    print(f"bench: {message}", file=sys.stderr, flush=True)
+
+
+def measured(argv, env=None, stdin_path=None, cwd=None):
+    """Runs a program to its end and returns (wall seconds, peak resident KiB, stdout)."""
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    out_path = os.path.join(work, "stdout")
+    err_path = os.path.join(work, "stderr")
+    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        started = time.perf_counter()
+        process = subprocess.Popen(argv, stdout=out, stderr=err, stdin=stdin, env={**os.environ, **(env or {})}, cwd=cwd or work)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if stdin_path:
+        stdin.close()
+    if process.returncode != 0:
+        raise SystemExit(f"bench: {' '.join(argv)} failed ({process.returncode}): {open(err_path).read()[-2000:]}")
+    return wall, usage.ru_maxrss, open(out_path).read()
+
+
+def median(values):
+    return statistics.median(values)
+
+
+def start_simulator(name, scenario):
+    path = os.path.join(work, f"{name}.json")
+    port_file = os.path.join(work, f"{name}.port")
+    with open(path, "w") as file:
+        json.dump(scenario, file)
+    process = subprocess.Popen([f"{BIN}/walletwatch-sim", "--scenario", path, "--port", "0", "--port-file", port_file],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    simulators.append(process)
+    deadline = time.time() + 60
+    while not (os.path.exists(port_file) and open(port_file).read().strip()):
+        if time.time() > deadline or process.poll() is not None:
+            raise SystemExit("bench: the simulator did not start")
+        time.sleep(0.05)
+    return process, f"http://127.0.0.1:{open(port_file).read().strip()}"
+
+
+def stop_simulator(process):
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=30)
+    simulators.remove(process)
+
+
+def http(method, url, body=None, token=None):
+    request = urllib.request.Request(url, method=method, data=json.dumps(body).encode() if body is not None else None)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=600) as response:
+        return response.read()
+
+
+def write_config(folder, sources, database="walletwatch.sqlite"):
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "token"), "w") as file:
+        file.write("t\n")
+    with open(os.path.join(folder, "walletwatch.toml"), "w") as file:
+        file.write(f'database = "{database}"\n{sources}\n[rates]\nprovider = "static"\n[rates.static]\n"BTC/USD" = "65000"\n')
+    return {"WALLETWATCH_CONFIG": os.path.join(folder, "walletwatch.toml"), "WALLETWATCH_NOW": NOW}
+
+
+def walletwatch(folder, env, *arguments):
+    return measured([f"{BIN}/walletwatch", *arguments], env=env, cwd=folder)
+
+
+def sqlite(database, sql):
+    return subprocess.run(["sqlite3", database, sql], capture_output=True, check=True, text=True).stdout.strip()
+
+
+def ark_ingest(count):
+    """(a) to (d) and (g) for one history size."""
+    log(f"{count:,} movements: starting the simulator (the history is rendered once, then served as bytes)")
+    sim, base = start_simulator(f"ark{count}", {"wallets": [
+        {"name": "ark", "token": "t", "generated_movements": {"count": count, "seed": 1, "prerender": True}}]})
+    url = f"{base}/barkd/ark/api/v1/history"
+    body_path = os.path.join(work, f"body{count}.json")
+    subprocess.run(["curl", "-sf", "-H", "Authorization: Bearer t", "-o", body_path, url], check=True)
+    body_bytes = os.path.getsize(body_path)
+
+    log(f"{count:,} movements: the floor, curl fetching the body")
+    curl_runs = []
+    for _ in range(3):
+        wall, _, _ = measured(["curl", "-sf", "-H", "Authorization: Bearer t", "-o", "/dev/null", url])
+        curl_runs.append(wall)
+
+    sources = f'[[sources]]\nname = "ark"\nkind = "barkd"\nurl = "{base}/barkd/ark"\ntoken_file = "token"\nark_asset = "Ark wallet"\n'
+    runs = 3 if count <= 100_000 else 1
+    ingest_runs, ingest_peaks = [], []
+    for index in range(runs):
+        log(f"{count:,} movements: first ingest, run {index + 1} of {runs}")
+        folder = os.path.join(work, f"ingest{count}-{index}")
+        env = write_config(folder, sources)
+        wall, peak, out = walletwatch(folder, env, "ingest", "--json")
+        report = json.loads(out)["sources"][0]
+        assert report["ok"] and report["new"] == count, report
+        ingest_runs.append(wall)
+        ingest_peaks.append(peak)
+    database = os.path.join(folder, "walletwatch.sqlite")
+
+    log(f"{count:,} movements: the same history again (nothing changed)")
+    before = sqlite(database, "SELECT COUNT(*) FROM transactions WHERE last_updated > '2026-11-21T12:00:00.000Z'")
+    reenv = {**env, "WALLETWATCH_NOW": "2026-11-21T12:05:00Z"}
+    rewall, repeak, out = walletwatch(folder, reenv, "ingest", "--json")
+    report = json.loads(out)["sources"][0]
+    rows_reported = report["new"] + report["updated"] + report["dropped"]
+    rows_changed = int(sqlite(database, "SELECT COUNT(*) FROM transactions WHERE last_updated > '2026-11-21T12:00:00.000Z'")) - int(before)
+
+    log(f"{count:,} movements: the floor, the sqlite3 CLI importing the same rows in one transaction")
+    rows_csv = os.path.join(work, f"rows{count}.csv")
+    with open(rows_csv, "w") as file:
+        subprocess.run(["sqlite3", "-csv", database, "SELECT * FROM transactions"], stdout=file, check=True)
+    schema = "\n".join(line for line in sqlite(database, ".schema").splitlines() if "sqlite_sequence" not in line)
+    script = os.path.join(work, "import.sql")
+    with open(script, "w") as file:
+        file.write(f"BEGIN;\n.mode csv\n.import {rows_csv} transactions\nCOMMIT;\n")
+    import_runs = []
+    for index in range(3):
+        floor_db = os.path.join(work, f"floor{count}-{index}.sqlite")
+        subprocess.run(["sqlite3", floor_db], input=schema + "\nPRAGMA journal_mode=WAL;\n", text=True, check=True, capture_output=True)
+        wall, _, _ = measured(["sqlite3", floor_db], stdin_path=script)
+        assert sqlite(floor_db, "SELECT COUNT(*) FROM transactions") == str(count)
+        import_runs.append(wall)
+        os.remove(floor_db)
+
+    log(f"{count:,} movements: the ingest's steps alone (walletwatch-bench)")
+    decode = json.loads(measured([f"{BIN}/walletwatch-bench", "decode", body_path])[2])
+    write_db = os.path.join(work, f"write{count}.sqlite")
+    write = json.loads(measured([f"{BIN}/walletwatch-bench", "write", str(count), write_db])[2])
+    stop_simulator(sim)
+    for path in (body_path, rows_csv, write_db):
+        os.remove(path)
+    for index in range(runs):
+        shutil.rmtree(os.path.join(work, f"ingest{count}-{index}"), ignore_errors=True)
+
+    floor = median(curl_runs) + median(import_runs)
+    return {
+        "movements": count, "body_bytes": body_bytes,
+        "ingest_s": median(ingest_runs), "ingest_runs_s": ingest_runs, "ingest_peak_kib": max(ingest_peaks),
+        "floor_curl_s": median(curl_runs), "floor_sqlite_import_s": median(import_runs), "floor_s": floor,
+        "ratio_to_floor": median(ingest_runs) / floor,
+        "reingest_s": rewall, "reingest_peak_kib": repeak, "reingest_rows_reported": rows_reported,
+        "reingest_rows_changed": rows_changed,
+        "step_decode_s": decode["wall_s"], "step_decode_mb_per_s": decode["mb_per_s"],
+        "step_write_s": write["wall_s"], "step_write_us_per_row": write["per_item_us"],
+    }
+
+
+def esplora_incremental():
+    """(e): an address with 10,000 transactions, then one new one."""
+    log(f"Esplora: an address with {ESPLORA_TXS:,} transactions")
+    sim, base = start_simulator("esplora", {"esplora": {"generated": [{"address": ADDRESS, "count": ESPLORA_TXS, "seed": 7}]}})
+    sources = f'[[sources]]\nname = "cold"\nkind = "esplora"\nurl = "{base}/esplora"\nasset = "Cold storage"\naddresses = ["{ADDRESS}"]\n'
+    folder = os.path.join(work, "esplora")
+    env = write_config(folder, sources)
+    first_wall, first_peak, out = walletwatch(folder, env, "ingest", "--json")
+    first = json.loads(out)["sources"][0]
+    first_requests = len([r for r in json.loads(http("GET", f"{base}/control/requests")) if r["path"].startswith("/esplora")])
+    tip = int(http("GET", f"{base}/esplora/blocks/tip/height"))
+    http("POST", f"{base}/control/esplora/transactions",
+         {"txid": "f" * 63 + "1", "outputs": [{"address": ADDRESS, "value": 12_345}], "fee": 150, "block_height": tip})
+    http("DELETE", f"{base}/control/requests")
+    wall, peak, out = walletwatch(folder, {**env, "WALLETWATCH_NOW": "2026-11-21T12:10:00Z"}, "ingest", "--json")
+    report = json.loads(out)["sources"][0]
+    requests = [r["path"] for r in json.loads(http("GET", f"{base}/control/requests")) if r["path"].startswith("/esplora")]
+    stop_simulator(sim)
+    return {"transactions": ESPLORA_TXS, "first_sync_s": first_wall, "first_sync_new": first["new"], "first_sync_requests": first_requests,
+            "first_sync_peak_kib": first_peak, "incremental_s": wall, "incremental_new": report["new"],
+            "incremental_requests": len(requests), "incremental_request_paths": requests, "addresses": 1, "incremental_peak_kib": peak}
+
+
+def month_status():
+    """(f): month status with 1,000,000 transactions and 10,000 history rows against 1,000."""
+    results = {}
+    for count in MONTH_SIZES:
+        log(f"month status: seeding {count:,} transactions and {HISTORY_ROWS:,} allocation-history rows")
+        folder = os.path.join(work, f"month{count}")
+        env = write_config(folder, "")
+        measured([f"{BIN}/walletwatch-bench", "seed-month", os.path.join(folder, "walletwatch.sqlite"), str(count), str(HISTORY_ROWS)])
+        walletwatch(folder, {**env, "WALLETWATCH_NOW": "2026-11-02T00:00:00Z"}, "month", "start")
+        walls, peaks = [], []
+        for _ in range(7):
+            wall, peak, out = walletwatch(folder, env, "month", "status", "--json")
+            walls.append(wall)
+            peaks.append(peak)
+        results[count] = {"s": median(walls), "runs_s": walls, "peak_kib": max(peaks), "goals": len(json.loads(out)["goals"])}
+    small, large = MONTH_SIZES
+    return {"small_transactions": small, "large_transactions": large, "history_rows": HISTORY_ROWS,
+            "small_s": results[small]["s"], "large_s": results[large]["s"], "ratio": results[large]["s"] / results[small]["s"],
+            "small_peak_kib": results[small]["peak_kib"], "large_peak_kib": results[large]["peak_kib"],
+            "small_runs_s": results[small]["runs_s"], "large_runs_s": results[large]["runs_s"]}
+
+
+def table(results):
+    mib = lambda kib: f"{kib / 1024:.0f} MiB"
+    lines = ["", "walletwatch benchmarks" + (" (quick)" if QUICK else ""),
+             f"machine: {os.cpu_count()} cores, {results['machine']['load_before']} load average before the run", ""]
+    lines.append(f"{'first ingest':<34}{'walletwatch':>12}{'curl':>8}{'sqlite3':>9}{'floor':>8}{'ratio':>7}{'target':>8}{'peak RSS':>10}")
+    for ark in results["ark"]:
+        lines.append(f"{ark['movements']:>9,} movements ({ark['body_bytes'] / 1e6:>5.0f} MB)  {ark['ingest_s']:>10.2f}s"
+                     f"{ark['floor_curl_s']:>7.2f}s{ark['floor_sqlite_import_s']:>8.2f}s{ark['floor_s']:>7.2f}s"
+                     f"{ark['ratio_to_floor']:>6.2f}x{'<=1.5x':>8}{mib(ark['ingest_peak_kib']):>10}")
+    lines.append("")
+    lines.append(f"{'no-change re-ingest':<34}{'time':>12}{'rows written':>14}{'target':>8}{'peak RSS':>10}")
+    for ark in results["ark"]:
+        lines.append(f"{ark['movements']:>9,} movements{'':<17}{ark['reingest_s']:>10.2f}s{ark['reingest_rows_changed']:>14}{'0':>8}{mib(ark['reingest_peak_kib']):>10}")
+    lines.append("")
+    lines.append(f"{'ingest steps alone':<34}{'decode':>14}{'write':>16}")
+    for ark in results["ark"]:
+        lines.append(f"{ark['movements']:>9,} movements{'':<17}{ark['step_decode_s']:>6.2f}s {ark['step_decode_mb_per_s']:>4.0f} MB/s"
+                     f"{ark['step_write_s']:>7.2f}s {ark['step_write_us_per_row']:>4.1f} us/row")
+    esplora = results["esplora"]
+    lines.append("")
+    lines.append(f"Esplora, 1 address with {esplora['transactions']:,} transactions: first sync {esplora['first_sync_s']:.2f}s, "
+                 f"{esplora['first_sync_requests']} requests, peak {mib(esplora['first_sync_peak_kib'])}")
+    lines.append(f"  after 1 new transaction: {esplora['incremental_s']:.2f}s, {esplora['incremental_new']} new, "
+                 f"{esplora['incremental_requests']} requests for 1 address (target <= 2), peak {mib(esplora['incremental_peak_kib'])}")
+    month = results["month"]
+    lines.append("")
+    lines.append(f"month status ({month['history_rows']:,} allocation-history rows): {month['large_transactions']:,} transactions "
+                 f"{month['large_s'] * 1000:.0f} ms, {month['small_transactions']:,} transactions {month['small_s'] * 1000:.0f} ms, "
+                 f"ratio {month['ratio']:.2f}x (target <= 2x); peak {mib(month['large_peak_kib'])} / {mib(month['small_peak_kib'])}")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def main():
+    try:
+        load = open("/proc/loadavg").read().split()[0]
+        results = {"machine": {"cores": os.cpu_count(), "load_before": load, "quick": QUICK}}
+        results["ark"] = [ark_ingest(count) for count in SIZES]
+        results["esplora"] = esplora_incremental()
+        results["month"] = month_status()
+        with open(OUT, "w") as file:
+            json.dump(results, file, indent=2)
+        print(table(results))
+        print(json.dumps(results, indent=2))
+        log(f"results also written to {OUT}")
+    finally:
+        for process in list(simulators):
+            process.kill()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+main()
