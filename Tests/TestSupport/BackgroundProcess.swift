@@ -63,7 +63,7 @@ public final class BackgroundProcess: @unchecked Sendable {
 }
 
 /// Waits for `condition` to hold, checking every 50 ms, for at most `timeout`.
-public func eventually(within timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+public func eventually(within timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try await condition() { return true }

@@ -20,7 +20,7 @@ struct DaemonCLITests {
     }
 
     func curl(_ arguments: [String]) async throws -> CommandResult {
-        try await ProcessRunner.run("/usr/bin/curl", ["-s", "--max-time", "10"] + arguments, environment: [:], currentDirectory: "/")
+        try await ProcessRunner.run("/usr/bin/curl", ["-s", "--max-time", "60"] + arguments, environment: [:], currentDirectory: "/")
     }
 
     @Test("with serve running, a CLI ingest in another process sends an SSE event within 2 s; /api/v1/status equals month status --json")
@@ -31,9 +31,9 @@ struct DaemonCLITests {
         #expect(try await eventually(within: .seconds(20)) { try await curl(["http://127.0.0.1:\(port)/api/v1/transactions"]).stdout.contains("ark:ark:") },
                 "the daemon's first ingest")
 
-        let events = try BackgroundProcess("/usr/bin/curl", ["-sN", "--max-time", "30", "http://127.0.0.1:\(port)/events"],
+        let events = try BackgroundProcess("/usr/bin/curl", ["-sN", "--max-time", "120", "http://127.0.0.1:\(port)/events"],
                                            environment: [:], currentDirectory: "/")
-        #expect(await eventually(within: .seconds(5)) { events.stdout.contains("event: change") })
+        #expect(await eventually(within: .seconds(30)) { events.stdout.contains("event: change") }, "the first event")
         let before = events.stdout.components(separatedBy: "event: change").count
         try await demo.simulator.addMovement(BarkdMovement(subsystem: .init(name: "bark.arkoor", kind: "receive"), effectiveBalanceSat: 4242,
                                                            time: .init(createdAt: SimTime(unixSeconds: 1_795_261_000))), to: "ark")
@@ -134,7 +134,8 @@ struct DaemonCLITests {
         let movement = try await demo.simulator.addMovement(BarkdMovement(
             subsystem: .init(name: "bark.lightning_receive", kind: "receive"), effectiveBalanceSat: 777,
             time: .init(createdAt: SimTime(unixSeconds: 1_795_261_000))), to: "ark")
-        #expect(try await eventually(within: .seconds(10)) { try await demo.cli().run("tx", "show", "ark:ark:\(movement.id)").status == 0 },
+        // Well before the 3600 s interval: only the notification can have started this pass.
+        #expect(try await eventually(within: .seconds(60)) { try await demo.cli().run("tx", "show", "ark:ark:\(movement.id)").status == 0 },
                 "the notification did not trigger an ingest: \(daemon.stderr)")
         daemon.send(SIGINT)
         #expect(await daemon.exitStatus(within: .seconds(30)) == 0)
@@ -153,7 +154,7 @@ struct DaemonCLITests {
 
         let cli = demo.cli()
         let watcher = try BackgroundProcess(cli.binary, ["watch"], environment: cli.environment, currentDirectory: demo.folder.path)
-        #expect(await eventually(within: .seconds(10)) { watcher.stdout.contains("TOTAL (USD)") })
+        #expect(await eventually(within: .seconds(30)) { watcher.stdout.contains("TOTAL (USD)") }, "the first frame")
         let framesBefore = watcher.stdout.components(separatedBy: "walletwatch · ").count
         try await demo.cli().run("goal", "add", "Boat", "--currency", "USD", "--target", "500", "--deadline", "2027-01-31")
         let changed = ContinuousClock.now
@@ -161,6 +162,6 @@ struct DaemonCLITests {
         #expect(ContinuousClock.now - changed < .seconds(2))
         #expect(watcher.stdout.contains("Boat"))
         watcher.send(SIGTERM)
-        #expect(await watcher.exitStatus(within: .seconds(10)) == 0)
+        #expect(await watcher.exitStatus(within: .seconds(30)) == 0)
     }
 }

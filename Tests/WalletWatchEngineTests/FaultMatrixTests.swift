@@ -22,6 +22,14 @@ struct FaultMatrixTests {
         let name: String
         let fault: FaultKind
         let fragments: [String]
+
+        /// The client's timeout: 2 s against the slow answer, so that it is cut off quickly;
+        /// generous otherwise, so that the other source and the fault's own answer are never
+        /// timed out by a busy machine, which would hide what the fault itself does.
+        var timeoutSeconds: Int {
+            if case .slow = fault { return 2 }
+            return 60
+        }
     }
 
     /// 1 MiB, with oversized answers of 2 MiB: the limit is what is tested, and the suite
@@ -101,7 +109,7 @@ struct FaultMatrixTests {
         for mode in Self.modes {
             await world.simulator.clearFaults()
             try await world.simulator.addFault(mode.fault, at: path)
-            let engine = world.engine(now: "2026-11-21T12:30:00Z", timeoutSeconds: 2, maxResponseBytes: Self.maxResponseBytes)
+            let engine = world.engine(now: "2026-11-21T12:30:00Z", timeoutSeconds: mode.timeoutSeconds, maxResponseBytes: Self.maxResponseBytes)
             // --full, so that the Esplora pass asks for the tip too.
             let reports = try await engine.ingest(sources: [source, other], full: true)
             #expect(reports[1].ok, "\(mode.name) at \(path): the other source must still ingest, got \(reports[1].error ?? "")")
@@ -132,13 +140,13 @@ struct FaultMatrixTests {
         _ = try await world.simulator.addMovement(BarkdMovement(
             subsystem: .init(name: "bark.arkoor", kind: "receive"), effectiveBalanceSat: 999,
             time: .init(createdAt: SimTime(unixSeconds: 1_795_260_000))), to: "ark")
-        let engine = world.engine(timeoutSeconds: 2, maxResponseBytes: Self.maxResponseBytes)
-        let client = BarkdClient(source: "ark", baseURL: world.simulator.barkdURL("ark"), token: BearerToken("demo-token"), http: engine.http)
         for mode in Self.modes {
             await world.simulator.clearFaults()
             try await world.simulator.addFault(mode.fault, at: path)
+            let engine = world.engine(timeoutSeconds: mode.timeoutSeconds, maxResponseBytes: Self.maxResponseBytes)
+            let client = BarkdClient(source: "ark", baseURL: world.simulator.barkdURL("ark"), token: BearerToken("demo-token"), http: engine.http)
             do {
-                let batch = try await client.waitForNotifications(since: nil, timeout: .seconds(2))
+                let batch = try await client.waitForNotifications(since: nil, timeout: .seconds(mode.timeoutSeconds))
                 Issue.record("\(mode.name) was accepted: \(batch)")
             } catch {
                 let reason = "\(error)"
@@ -155,8 +163,8 @@ struct FaultMatrixTests {
     func priceEndpoint(provider: RatesConfig.Provider) async throws {
         let world = try await SimulatedWorld()
         let path = provider == .coingecko ? "/coingecko/api/v3/simple/price" : "/mempool/api/v1/prices"
-        func engine(_ now: String) -> Engine {
-            let base = world.engine(now: now, timeoutSeconds: 2, sources: [], maxResponseBytes: Self.maxResponseBytes)
+        func engine(_ now: String, timeoutSeconds: Int = 60) -> Engine {
+            let base = world.engine(now: now, timeoutSeconds: timeoutSeconds, sources: [], maxResponseBytes: Self.maxResponseBytes)
             var config = base.config
             config.rates = RatesConfig(provider: provider, url: provider == .coingecko ? world.simulator.coingeckoURL : world.simulator.mempoolURL,
                                        currencies: [.usd, .eur], maxAgeSeconds: 300)
@@ -169,7 +177,7 @@ struct FaultMatrixTests {
             await world.simulator.clearFaults()
             try await world.simulator.addFault(mode.fault, at: path)
             do {
-                let rates = try await engine("2026-11-21T12:30:00Z").refreshRates()
+                let rates = try await engine("2026-11-21T12:30:00Z", timeoutSeconds: mode.timeoutSeconds).refreshRates()
                 Issue.record("\(mode.name) at \(path) was accepted: \(rates)")
             } catch {
                 let reason = "\(error)"

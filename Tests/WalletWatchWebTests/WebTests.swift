@@ -28,7 +28,7 @@ final class WebFixture: @unchecked Sendable {
     init(token: String? = nil, now: String = "2026-11-21T12:00:00Z") async throws {
         let database = try AppDatabase.open(path: folder.file("walletwatch.sqlite"))
         let logger = Logger(label: "web-test")
-        http = CurlHTTPClient(configuration: HTTPClientConfiguration(timeout: .seconds(10), retries: 0, userAgent: "test"), logger: logger)
+        http = CurlHTTPClient(configuration: HTTPClientConfiguration(timeout: .seconds(60), retries: 0, userAgent: "test"), logger: logger)
         var config = AppConfig(file: nil, database: folder.file("walletwatch.sqlite"))
         config.rates = RatesConfig(provider: .static, staticRates: [CurrencyPair("BTC/USD")!: 65000])
         engine = Engine(database: database, config: config, clock: .fixed(.at(now)), http: http, logger: logger)
@@ -107,8 +107,8 @@ struct WebTests {
     func events() async throws {
         let web = try await WebFixture()
         let watcher = StreamWatcher()
-        let stream = Task { try await web.http.stream(HTTPRequest(url: web.url("/events"), timeout: .seconds(30)), into: watcher) }
-        #expect(await eventually(within: .seconds(5)) { watcher.received.contains("event: change") }, "the first event")
+        let stream = Task { try await web.http.stream(HTTPRequest(url: web.url("/events"), timeout: .seconds(120)), into: watcher) }
+        #expect(await eventually(within: .seconds(30)) { watcher.received.contains("event: change") }, "the first event")
         let before = watcher.received.components(separatedBy: "event: change").count
         let other = try AppDatabase.open(path: web.folder.file("walletwatch.sqlite"))
         let wrote = ContinuousClock.now

@@ -39,14 +39,15 @@ final class SimulatedWorld: @unchecked Sendable {
         ]
     }
 
-    /// An engine at `now` with small retry delays and a short timeout, so fault tests stay fast.
-    func engine(now: String = "2026-11-21T12:00:00Z", timeoutSeconds: Int = 5, retries: Int = 1, sources: [SourceConfig]? = nil,
+    /// An engine at `now` with small retry delays. The default timeout is generous, so that a
+    /// busy machine does not fail a test about something else; timeout tests pass a short one.
+    func engine(now: String = "2026-11-21T12:00:00Z", timeoutSeconds: Int = 60, retries: Int = 1, sources: [SourceConfig]? = nil,
                 balanceCacheSeconds: Int = 300, maxResponseBytes: Int = 8 << 20) -> Engine {
         var config = AppConfig(file: nil, database: databasePath, balanceCacheSeconds: balanceCacheSeconds, sources: sources ?? self.sources())
         config.rates = RatesConfig(provider: .coingecko, url: simulator.coingeckoURL)
         let logger = logs.logger(label: "test")
         let http = CurlHTTPClient(
-            configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(timeoutSeconds), maxResponseBytes: maxResponseBytes,
+            configuration: HTTPClientConfiguration(connectTimeout: .seconds(10), timeout: .seconds(timeoutSeconds), maxResponseBytes: maxResponseBytes,
                                                    retries: retries, initialBackoff: .milliseconds(20), maxBackoff: .seconds(2),
                                                    userAgent: "walletwatch-test"),
             logger: logger)

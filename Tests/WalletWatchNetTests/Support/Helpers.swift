@@ -6,11 +6,13 @@ import Synchronization
 import Testing
 import WalletWatchNet
 
-/// A client with test-sized timeouts and backoffs (10 to 50 ms), changed by `adjust`.
+/// A client with test-sized backoffs (10 to 50 ms), changed by `adjust`. Its timeouts are
+/// generous: a test about timeouts sets its own, and no other test should fail because a busy
+/// machine (the whole suite runs at once) answered slowly.
 func makeClient(logger: Logger = Logger(label: "walletwatch-net-test", factory: { _ in SwiftLogNoOpLogHandler() }),
                 _ adjust: (inout HTTPClientConfiguration) -> Void = { _ in }) -> CurlHTTPClient {
     var configuration = HTTPClientConfiguration(
-        connectTimeout: .seconds(2), timeout: .seconds(10), retries: 3,
+        connectTimeout: .seconds(10), timeout: .seconds(60), retries: 3,
         initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(50), userAgent: "walletwatch-tests/1.0")
     adjust(&configuration)
     return CurlHTTPClient(configuration: configuration, logger: logger)
@@ -30,7 +32,7 @@ func netError(sourceLocation: SourceLocation = #_sourceLocation, _ body: () asyn
 }
 
 /// Waits until `condition` holds, checking every few milliseconds; false if `timeout` passes first.
-func eventually(within timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+func eventually(within timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         if ContinuousClock.now >= deadline { return false }
