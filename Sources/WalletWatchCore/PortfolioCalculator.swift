@@ -78,7 +78,7 @@ public struct AssetFigures: Hashable, Sendable {
     public let costBasis: Int64?
     /// Value - cost basis.
     public let unrealizedGain: Int64?
-    /// Sum over withdrawals of amount x (price at its date - average cost at its date).
+    /// Sum over withdrawals of amount x (price at its date - average cost).
     public let realizedGain: Int64?
     /// The time-weighted return as a fraction (0.125 = 12.5%); nil when nothing was held.
     public let timeWeightedReturn: Decimal?
@@ -92,22 +92,29 @@ public struct AssetFigures: Hashable, Sendable {
 /// - Average cost is the specification's: every deposit's value at its date over every amount
 ///   deposited. Withdrawals do not change it (they lower the quantity, so the cost basis falls
 ///   in proportion), and a deposit after a full withdrawal is averaged with the older ones.
-/// - A realized gain uses the average cost at the withdrawal's date (deposits at or before it),
-///   so a gain once realized does not move when later deposits arrive.
+/// - A realized gain uses that same average cost, as the specification's formula reads. With one
+///   average cost, realized + unrealized gain always equals what the asset brought in (value now
+///   plus the withdrawals at their prices, minus the deposits at theirs); a running average at
+///   each withdrawal would not. The price of that: a gain realized earlier moves when a later
+///   deposit changes the average.
+/// - Only transactions dated at or before `now` count (the clock may be set in the past), in
+///   every figure alike.
 /// - Values are kept exact until each figure is rounded, once, half to even.
 public enum PortfolioCalculator {
     /// The figures of one asset at `now`.
     public static func figures(of asset: PortfolioAsset, pricer: Pricer, now: Instant) -> AssetFigures {
+        let movements = asset.movements.filter { $0.date <= now && $0.amount != 0 }
         var depositedAmount: Int64 = 0
         var depositedValue: Decimal = 0
         var costKnown = true
-        var realized: Decimal = 0
+        var withdrawnAmount: Int64 = 0
+        var withdrawnValue: Decimal = 0
         var realizedKnown = true
         var missing: MissingPrice?
         func note(_ instant: Instant) {
             if missing == nil { missing = pricer.missing(asset.currency, at: instant) }
         }
-        for movement in asset.movements where movement.amount != 0 {
+        for movement in movements {
             guard let price = pricer.unitPrice(asset.currency, at: movement.date) else {
                 note(movement.date)
                 if movement.amount > 0 { costKnown = false } else { realizedKnown = false }
@@ -116,18 +123,21 @@ public enum PortfolioCalculator {
             if movement.amount > 0 {
                 depositedAmount += movement.amount
                 depositedValue += Decimal(movement.amount) * price
-            } else if movement.amount < 0 {
-                // A withdrawal before any deposit (an incomplete history) has no cost to compare with.
-                guard costKnown, depositedAmount > 0 else { realizedKnown = false; continue }
-                let sold = Decimal(-movement.amount)
-                realized += (sold * price * Decimal(depositedAmount) - sold * depositedValue) / Decimal(depositedAmount)
+            } else {
+                withdrawnAmount -= movement.amount
+                withdrawnValue -= Decimal(movement.amount) * price
             }
         }
-        let quantity = asset.quantity
-        let averageCost: Int64? = costKnown && depositedAmount > 0
+        let quantity = movements.reduce(Int64(0)) { $0 + $1.amount }
+        let costKnownAtAll = costKnown && depositedAmount > 0
+        // Withdrawals without any deposit (an incomplete history) have no cost to compare with.
+        let realized: Decimal? = !realizedKnown ? nil
+            : withdrawnAmount == 0 ? 0
+            : costKnownAtAll ? withdrawnValue - Decimal(withdrawnAmount) * depositedValue / Decimal(depositedAmount) : nil
+        let averageCost: Int64? = costKnownAtAll
             ? Rounding.halfEven(depositedValue * Decimal(asset.currency.minorUnitsPerMajor) / Decimal(depositedAmount)) : nil
         let costBasis: Int64? = quantity == 0 ? 0
-            : (costKnown && depositedAmount > 0 ? Rounding.halfEven(Decimal(quantity) * depositedValue / Decimal(depositedAmount)) : nil)
+            : (costKnownAtAll ? Rounding.halfEven(Decimal(quantity) * depositedValue / Decimal(depositedAmount)) : nil)
         var value: Int64? = 0
         if quantity != 0 {
             if let price = pricer.unitPrice(asset.currency, at: now) {
@@ -142,7 +152,7 @@ public enum PortfolioCalculator {
         return AssetFigures(
             quantity: quantity, value: value, averageCost: averageCost, costBasis: costBasis,
             unrealizedGain: value.flatMap { value in costBasis.map { value - $0 } },
-            realizedGain: realizedKnown ? Rounding.halfEven(realized) : nil,
+            realizedGain: realized.flatMap(Rounding.halfEven),
             timeWeightedReturn: try? twr.get(), missingPrice: missing)
     }
 

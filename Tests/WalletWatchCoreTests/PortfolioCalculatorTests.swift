@@ -84,11 +84,41 @@ struct PortfolioCalculatorTests {
         let figures = PortfolioCalculator.figures(of: asset, pricer: Pricer(history: history, display: .usd), now: .at("2026-04-02T00:00:00Z"))
         // Periods: 100 -> 200 (r = 1), nothing held, 300 -> 330 (r = 0.1): 2 x 1.1 - 1 = 1.2.
         #expect(Self.millionths(figures.timeWeightedReturn) == 1_200_000)
-        // Realized at the withdrawal: 1 x (200 - 100). Average cost over both deposits: 200.
-        #expect(figures.realizedGain == 10_000)
+        // Average cost over both deposits: (100 + 300) / 2 = 200; realized 1 x (200 - 200) = 0.
         #expect(figures.averageCost == 20_000)
+        #expect(figures.realizedGain == 0)
         #expect(figures.costBasis == 20_000)
         #expect(figures.value == 33_000)
+        // Realized + unrealized = what the asset brought in: -100 + 200 - 300 + 330 = 130.
+        #expect(figures.realizedGain! + figures.unrealizedGain! == 13_000)
+    }
+
+    /// Buy 10 @ 10, sell 5 @ 14, buy 10 @ 12, price now 13. One average cost, (100 + 120) / 20
+    /// = 11, for both gains: realized 5 x (14 - 11) = 15, unrealized 15 x 13 - 15 x 11 = 30.
+    /// Their sum, 45, is what the asset brought in: 195 now + 70 received - 220 paid. (An
+    /// average of 10 at the sale would claim 20 realized, and 50 in all.)
+    @Test("realized and unrealized gain share one average cost, so together they are the net gain")
+    func depositAfterAPartialWithdrawal() {
+        let history = Self.rates([("2026-10-01T00:00:00Z", 10), ("2026-10-02T00:00:00Z", 14), ("2026-10-03T00:00:00Z", 12),
+                                  ("2026-11-01T00:00:00Z", 13)])
+        let asset = Self.asset([("2026-10-01T12:00:00Z", 10 * Self.btc), ("2026-10-02T12:00:00Z", -5 * Self.btc),
+                                ("2026-10-03T12:00:00Z", 10 * Self.btc)])
+        let figures = PortfolioCalculator.figures(of: asset, pricer: Pricer(history: history, display: .usd), now: .at("2026-11-21T12:00:00Z"))
+        #expect(figures.averageCost == 1100)
+        #expect(figures.realizedGain == 1500)
+        #expect(figures.costBasis == 16500 && figures.value == 19500 && figures.unrealizedGain == 3000)
+        #expect(figures.realizedGain! + figures.unrealizedGain! == 19500 + 7000 - 22000)
+    }
+
+    @Test("transactions dated after now count in no figure")
+    func futureTransactions() {
+        let history = Self.rates([("2026-10-01T00:00:00Z", 10), ("2026-10-05T00:00:00Z", 20)])
+        let asset = Self.asset([("2026-10-01T12:00:00Z", 10 * Self.btc), ("2026-10-05T12:00:00Z", -4 * Self.btc),
+                                ("2026-10-06T12:00:00Z", 10 * Self.btc)])
+        let figures = PortfolioCalculator.figures(of: asset, pricer: Pricer(history: history, display: .usd), now: .at("2026-10-03T00:00:00Z"))
+        #expect(figures.quantity == 10 * Self.btc)
+        #expect(figures.value == 10_000 && figures.averageCost == 1000 && figures.costBasis == 10_000)
+        #expect(figures.realizedGain == 0)
     }
 
     @Test("a deposit dated before the first known rate makes cost figures unknown, never zero")
