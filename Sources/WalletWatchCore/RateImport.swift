@@ -56,7 +56,7 @@ public enum RateImportParser {
         let index = positions.map { $0! }
         var rates: [ImportedRate] = []
         var problems: [RateImportProblem] = []
-        var seen: [String: Int] = [:]
+        var seen: [String: ImportedRate] = [:]
         for record in records.dropFirst() {
             guard record.fields.count == header.fields.count else {
                 problems.append(RateImportProblem(line: record.line, reason: "\(record.fields.count) field(s) where the header has \(header.fields.count)"))
@@ -67,11 +67,15 @@ public enum RateImportParser {
             case .failure(let problem):
                 problems.append(problem)
             case .success(let rate):
-                let key = "\(rate.pair) \(rate.instant.iso8601)"
+                // BTC/USD and USD/BTC on one date are two prices for the same thing.
+                let key = "\([rate.pair.base.code, rate.pair.quote.code].sorted()) \(rate.instant.iso8601)"
                 if let first = seen[key] {
-                    problems.append(RateImportProblem(line: record.line, reason: "repeats the \(rate.pair) price of \(rate.dateText) from line \(first)"))
+                    let reason = first.pair == rate.pair
+                        ? "repeats the \(rate.pair) price of \(rate.dateText) from line \(first.line)"
+                        : "prices \(rate.pair) on \(rate.dateText), the inverse of line \(first.line)'s \(first.pair); give a date one price"
+                    problems.append(RateImportProblem(line: record.line, reason: reason))
                 } else {
-                    seen[key] = record.line
+                    seen[key] = rate
                     rates.append(rate)
                 }
             }

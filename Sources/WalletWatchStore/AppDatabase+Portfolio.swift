@@ -28,9 +28,9 @@ extension AppDatabase {
     /// The assets' confirmed histories, the rate history between `currencies` and the
     /// allocation history.
     ///
-    /// A rate equal to the one stored just before it for the same pair is left out: the rate
-    /// at any date is the same without it, and a daemon with a static provider stores one
-    /// such row every few minutes.
+    /// Of a run of equal rates of a pair only the first and the last row are kept: the rate at
+    /// any date is the same without the others (a daemon with a static provider stores one
+    /// such row every few minutes), and the last one keeps the pair as fresh as it is.
     public func portfolioData(rateCurrencies currencies: Set<Currency>) throws -> PortfolioData {
         try read { db in
             let movements = try Dictionary(grouping: Row.fetchAll(db, sql: """
@@ -56,20 +56,31 @@ extension AppDatabase {
         guard !currencies.isEmpty else { return [] }
         let codes = currencies.map(\.code)
         let marks = Array(repeating: "?", count: codes.count).joined(separator: ",")
+        // A run of equal rates of a pair (a static provider, a quiet market) keeps its first and
+        // its last row: the first says since when the rate holds, the last how fresh it is,
+        // which decides between a pair and its inverse (`RateHistory`). The rows between add
+        // nothing but memory.
         var rates: [ExchangeRate] = []
         var previous: (base: String, quote: String, rate: String)?
+        var runHasTail = false
         let rows = try Row.fetchCursor(db, sql: """
             SELECT base, quote, rate, fetched_at, provider FROM rate_history WHERE base IN (\(marks)) AND quote IN (\(marks))
             ORDER BY base, quote, fetched_at, id
             """, arguments: StatementArguments(codes + codes))
         while let row = try rows.next() {
             let base: String = row["base"], quote: String = row["quote"], text: String = row["rate"]
-            if let previous, previous == (base, quote, text) { continue }
+            let repeats = previous.map { $0 == (base, quote, text) } ?? false
             previous = (base, quote, text)
             guard let rate = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
                   let pair = CurrencyPair("\(base)/\(quote)")
             else { throw StoreError.corrupt("rate history row \(base)/\(quote) '\(text)'") }
-            rates.append(ExchangeRate(pair: pair, rate: rate, fetchedAt: try row.decode(forColumn: "fetched_at"), provider: row["provider"]))
+            let point = ExchangeRate(pair: pair, rate: rate, fetchedAt: try row.decode(forColumn: "fetched_at"), provider: row["provider"])
+            if repeats && runHasTail {
+                rates[rates.count - 1] = point
+            } else {
+                rates.append(point)
+                runHasTail = repeats
+            }
         }
         return rates
     }

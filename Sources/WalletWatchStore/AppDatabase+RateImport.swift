@@ -17,19 +17,21 @@ extension AppDatabase {
 
     /// Adds imported prices to the rate history in one transaction: all or nothing.
     ///
-    /// A price for a pair and date that an earlier import already holds is a duplicate:
-    /// refused (naming the lines) unless `replace`, which deletes the earlier imported rows
+    /// A price for a pair (in either direction) and date that an earlier import already holds is
+    /// a duplicate: refused (naming the lines) unless `replace`, which deletes the earlier imported rows
     /// first (the history refuses updates, not deletes). Fetched rates are observations at
     /// their own instants and never conflict with an import. A pair whose newest rate is now
     /// an imported one gets it as its latest rate too, so conversions can use it.
     public func importRates(_ rates: [ImportedRate], replace: Bool, source: String) throws -> RateImportResult {
         try write { db in
-            let existing = try db.cachedStatement(sql: """
-                SELECT COUNT(*) FROM rate_history WHERE base = ? AND quote = ? AND fetched_at = ? AND provider = ?
-                """)
+            let sameDate = "((base = ? AND quote = ?) OR (base = ? AND quote = ?)) AND fetched_at = ? AND provider = ?"
+            func arguments(_ rate: ImportedRate) -> StatementArguments {
+                [rate.pair.base, rate.pair.quote, rate.pair.quote, rate.pair.base, rate.instant, Self.importProvider]
+            }
+            let existing = try db.cachedStatement(sql: "SELECT COUNT(*) FROM rate_history WHERE \(sameDate)")
             var duplicates: [ImportedRate] = []
             for rate in rates {
-                let count = try Int.fetchOne(existing, arguments: [rate.pair.base, rate.pair.quote, rate.instant, Self.importProvider]) ?? 0
+                let count = try Int.fetchOne(existing, arguments: arguments(rate)) ?? 0
                 if count > 0 { duplicates.append(rate) }
             }
             if !duplicates.isEmpty && !replace {
@@ -37,8 +39,12 @@ extension AppDatabase {
                 throw Refusal("\(duplicates.count) price(s) in \(source) were imported before (\(named)\(duplicates.count > 5 ? "; ..." : "")); nothing imported; pass --replace to overwrite them")
             }
             for rate in duplicates {
-                try db.execute(sql: "DELETE FROM rate_history WHERE base = ? AND quote = ? AND fetched_at = ? AND provider = ?",
-                               arguments: [rate.pair.base, rate.pair.quote, rate.instant, Self.importProvider])
+                try db.execute(sql: "DELETE FROM rate_history WHERE \(sameDate)", arguments: arguments(rate))
+            }
+            // A replaced price may have been its pair's latest rate (the inverse direction is
+            // not re-promoted below): the latest is then the newest row the history still holds.
+            for pair in Set(duplicates.map { CurrencyPair(base: $0.pair.quote, quote: $0.pair.base) }) {
+                try Self.restoreLatestAfterReplace(db, pair: pair)
             }
             let insert = try db.cachedStatement(sql: "INSERT INTO rate_history (base, quote, rate, fetched_at, provider) VALUES (?, ?, ?, ?, ?)")
             for rate in rates {
@@ -50,6 +56,20 @@ extension AppDatabase {
             }
             return RateImportResult(imported: rates.count, replaced: duplicates.count, latestUpdated: updated)
         }
+    }
+
+    /// When `pair`'s latest rate came from an import, sets it to the newest row of its history
+    /// (or removes it when the history holds none): fetched latest rates are never touched.
+    static func restoreLatestAfterReplace(_ db: Database, pair: CurrencyPair) throws {
+        let provider = try String.fetchOne(db, sql: "SELECT provider FROM exchange_rates WHERE base = ? AND quote = ?",
+                                           arguments: [pair.base, pair.quote])
+        guard provider == importProvider else { return }
+        try db.execute(sql: "DELETE FROM exchange_rates WHERE base = ? AND quote = ?", arguments: [pair.base, pair.quote])
+        try db.execute(sql: """
+            INSERT INTO exchange_rates (base, quote, rate, fetched_at, provider)
+            SELECT base, quote, rate, fetched_at, provider FROM rate_history WHERE base = ? AND quote = ?
+            ORDER BY fetched_at DESC, id DESC LIMIT 1
+            """, arguments: [pair.base, pair.quote])
     }
 
     /// Makes the newest history row of `pair` its latest rate when it is an imported one at or

@@ -51,5 +51,8 @@ struct CSVTests {
         #expect(bad.problems.last?.reason == "3 field(s) where the header has 4")
         #expect(bad.problems[5].reason.contains("from line 2"))
         #expect(RateImportParser.parse("2026-10-01,BTC,USD,61000\n", now: now).problems.first?.reason.contains("header") == true)
+        // The same date in the other direction is a second price for the same thing.
+        let inverse = RateImportParser.parse("date,base,quote,rate\n2026-10-01,BTC,USD,61000\n2026-10-01,USD,BTC,0.0000165\n", now: now)
+        #expect(inverse.problems == [RateImportProblem(line: 3, reason: "prices USD/BTC on 2026-10-01, the inverse of line 2's BTC/USD; give a date one price")])
     }
 }
