@@ -16,9 +16,11 @@ public struct NoRates: CurrencyConverter {
 public struct GoalProgress: Hashable, Sendable {
     /// The target, in the goal currency.
     public let target: Int64
-    /// The sum of the funded amounts of its assets, converted to the goal currency.
-    public let funded: Int64
-    /// Asset currencies whose shares could not be converted (no rate): left out of `funded`.
+    /// The sum of the funded amounts of its assets, converted to the goal currency; nil when a
+    /// share could not be converted. A missing rate makes the goal's figures unknown: counting
+    /// that share as zero would report a goal as further away than it is.
+    public let funded: Int64?
+    /// Asset currencies whose shares could not be converted (no rate).
     public let missingRates: [Currency]
 
     /// Adds up the funded shares of a goal's assets in the goal's currency.
@@ -36,18 +38,19 @@ public struct GoalProgress: Hashable, Sendable {
             }
         }
         self.target = goal.target
-        self.funded = funded
+        self.funded = missing.isEmpty ? funded : nil
         self.missingRates = missing.sorted()
     }
 
-    /// funded / target, as numerator and denominator (0 when the target is 0; may exceed 1).
-    public var achievementRate: (numerator: Int64, denominator: Int64) {
-        target == 0 ? (0, 1) : (funded, target)
+    /// funded / target, as numerator and denominator (0 when the target is 0; may exceed 1);
+    /// nil when a rate is missing.
+    public var achievementRate: (numerator: Int64, denominator: Int64)? {
+        funded.map { target == 0 ? (0, 1) : ($0, target) }
     }
 
-    /// target - funded (negative when above the target).
-    public var distance: Int64 { target - funded }
+    /// target - funded (negative when above the target); nil when a rate is missing.
+    public var distance: Int64? { funded.map { target - $0 } }
 
-    /// The goal is reached once funded covers the target.
-    public var reached: Bool { funded >= target }
+    /// The goal is reached once funded covers the target; nil when a rate is missing.
+    public var reached: Bool? { funded.map { $0 >= target } }
 }

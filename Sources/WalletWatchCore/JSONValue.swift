@@ -32,6 +32,9 @@ public indirect enum JSONValue: Hashable, Sendable {
     /// An integer, or null.
     public static func int(_ value: Int64?) -> JSONValue { value.map(JSONValue.int) ?? .null }
 
+    /// A boolean, or null.
+    public static func bool(_ value: Bool?) -> JSONValue { value.map(JSONValue.bool) ?? .null }
+
     /// The value for `key` when this is an object.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }

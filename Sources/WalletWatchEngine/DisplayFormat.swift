@@ -8,6 +8,9 @@ public enum DisplayFormat {
         Money(minorUnits: minorUnits, currency: currency).description
     }
 
+    /// What a table shows where a figure is unknown because an exchange rate is missing.
+    public static let noRate = "no rate"
+
     /// `2026-11-02 11:00` in `zone`.
     public static func time(_ instant: Instant, _ zone: TimeZone) -> String {
         let local = localInstant(instant, zone).iso8601

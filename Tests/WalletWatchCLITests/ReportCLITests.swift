@@ -129,6 +129,35 @@ struct ReportCLITests {
         #expect((euro["total"] as? [String: Any])?["value"] as? Int == 9_231)
     }
 
+    /// A goal in JPY funded by a EUR asset: no rate connects them, so the goal's funded amount,
+    /// achievement, distance and reached are unknown (null, "no rate"), never computed as if
+    /// the asset were worth nothing; the other goals keep their figures.
+    @Test("a goal whose asset has no rate to the goal's currency shows unknown figures, not zero")
+    func goalWithoutRate() async throws {
+        try await setUp()
+        for arguments in [["asset", "add", "Euros", "--currency", "EUR"], ["tx", "add", "Euros", "50", "--date", "2026-11-01T12:00:00Z"],
+                          ["goal", "add", "Trip", "--currency", "JPY", "--target", "100000"], ["allocate", "Euros", "Trip=100%"]] {
+            let result = try await cli().run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        let report = try await cli().run("report", "--json")
+        #expect(report.status == 0, "\(report.stderr)")
+        let goals = try #require(report.object?["goals"] as? [[String: Any]])
+        let trip = try #require(goals.first { $0["goal"] as? String == "Trip" })
+        for key in ["funded", "achievement_rate", "distance", "reached", "distance_display"] {
+            #expect(trip[key] is NSNull, "\(key): \(trip[key] ?? "absent")")
+        }
+        #expect(trip["missing_rates"] as? [String] == ["EUR"])
+        #expect(goals.first { $0["goal"] as? String == "Bike" }?["reached"] as? Bool == true, "the other goals keep their figures")
+        #expect(report.stderr.contains("no exchange rate for EUR"), "\(report.stderr)")
+
+        let show = try #require(try await cli().run("goal", "show", "Trip", "--json").object)
+        #expect(show["funded"] is NSNull && show["progress"] is NSNull && show["reached"] is NSNull && show["distance"] is NSNull)
+        let table = try await cli().run("goal", "list")
+        let line = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("Trip") })
+        #expect(line.contains("no rate") && !line.contains("0%"), "\(line)")
+    }
+
     @Test("rates import: duplicates and malformed lines import nothing (exit 65, naming the lines); --replace overwrites")
     func ratesImport() async throws {
         try await setUp()

@@ -64,9 +64,10 @@ public struct PortfolioCharts: Sendable {
         return report.goals.map { line in
             let goal = line.goal
             let values = funded[goal.id!] ?? []
-            let rate = line.progress.achievementRate
-            let subtitle = "funded \(DisplayFormat.money(line.progress.funded, goal.currency)) of \(DisplayFormat.money(goal.target, goal.currency))"
-                + " (\(DisplayFormat.percent(rate.numerator, rate.denominator)))" + (line.progress.reached ? " · reached" : "")
+            let funded = line.progress.funded.map { DisplayFormat.money($0, goal.currency) } ?? "no rate"
+            let percent = line.progress.achievementRate.map { " (\(DisplayFormat.percent($0.numerator, $0.denominator)))" } ?? ""
+            let subtitle = "funded \(funded) of \(DisplayFormat.money(goal.target, goal.currency))\(percent)"
+                + (line.progress.reached == true ? " · reached" : "")
                 + (goal.status == .finished ? " · finished" : "")
             let unknown = values.filter { $0 == nil }.count
             return LineChart(

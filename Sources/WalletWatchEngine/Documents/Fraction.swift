@@ -28,4 +28,9 @@ public enum Fraction {
     public static func json(_ numerator: Int64, _ denominator: Int64) -> JSONValue {
         .number(text(numerator, denominator))
     }
+
+    /// A fraction as a JSON number, or null when unknown.
+    public static func json(_ fraction: (numerator: Int64, denominator: Int64)?) -> JSONValue {
+        fraction.map { json($0.numerator, $0.denominator) } ?? .null
+    }
 }

@@ -5,13 +5,12 @@ import WalletWatchStore
 public enum GoalDocument {
     public static func json(_ overview: GoalOverview, progress: GoalProgress) -> JSONValue {
         let goal = overview.goal
-        let rate = progress.achievementRate
         return .object([
             "name": .string(goal.name),
             "currency": .string(goal.currency.code),
             "target": .int(goal.target),
             "funded": .int(progress.funded),
-            "progress": Fraction.json(rate.numerator, rate.denominator),
+            "progress": Fraction.json(progress.achievementRate),
             "status": .string(goal.status.rawValue),
             "deadline": .string(goal.deadline?.description),
             "distance": .int(progress.distance),

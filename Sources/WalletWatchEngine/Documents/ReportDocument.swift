@@ -50,10 +50,9 @@ public enum ReportDocument {
     }
 
     static func goal(_ line: PortfolioReport.GoalLine) -> JSONValue {
-        let rate = line.progress.achievementRate
-        return .object([
+        .object([
             "goal": .string(line.goal.name),
-            "achievement_rate": Fraction.json(rate.numerator, rate.denominator),
+            "achievement_rate": Fraction.json(line.progress.achievementRate),
             "distance": .int(line.progress.distance),
             "reached": .bool(line.progress.reached),
             "currency": .string(line.goal.currency.code),

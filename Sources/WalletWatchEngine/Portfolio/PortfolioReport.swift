@@ -88,11 +88,11 @@ extension Engine {
         let goals = overviews.map { overview in
             let progress = self.progress(of: overview, converter: rates.table)
             return PortfolioReport.GoalLine(goal: overview.goal, progress: progress,
-                                            distanceDisplay: trail.convert(progress.distance, from: overview.goal.currency, to: display))
+                                            distanceDisplay: progress.distance.flatMap { trail.convert($0, from: overview.goal.currency, to: display) })
         }
         let missingForGoals = Set(goals.flatMap(\.progress.missingRates)).sorted()
         if !missingForGoals.isEmpty {
-            warnings.append("no exchange rate for \(missingForGoals.map(\.code).joined(separator: ", ")): those assets are left out of goals' funded amounts; run `walletwatch rates --refresh`")
+            warnings.append("no exchange rate for \(missingForGoals.map(\.code).joined(separator: ", ")): the goals those assets fund show no funded amount; run `walletwatch rates --refresh`")
         }
         return PortfolioReport(now: now, currency: display, assets: lines, total: total, goals: goals, warnings: warnings,
                                data: data, pricer: pricer)

@@ -80,10 +80,10 @@ struct GoalCommand: AsyncParsableCommand {
             for overview in overviews {
                 let goal = overview.goal
                 let progress = progress[goal.id!]!
-                let rate = progress.achievementRate
-                table.add([goal.name, Display.money(goal.target, goal.currency), Display.money(progress.funded, goal.currency),
-                           Display.percent(rate.numerator, rate.denominator),
-                           Display.money(max(0, progress.distance), goal.currency),
+                table.add([goal.name, Display.money(goal.target, goal.currency),
+                           progress.funded.map { Display.money($0, goal.currency) } ?? Display.noRate,
+                           progress.achievementRate.map { Display.percent($0.numerator, $0.denominator) } ?? Display.noRate,
+                           progress.distance.map { Display.money(max(0, $0), goal.currency) } ?? Display.noRate,
                            goal.deadline?.description ?? "-", goal.status.rawValue])
             }
             Output.line(table.render())
@@ -164,11 +164,14 @@ enum GoalOutput {
             return
         }
         let goal = overview.goal
-        let rate = progress.achievementRate
         Output.line("\(goal.name) (\(goal.status.rawValue))")
         Output.line("  target    \(Display.money(goal.target, goal.currency))\(goal.deadline.map { " by \($0)" } ?? "")")
-        Output.line("  funded    \(Display.money(progress.funded, goal.currency)) (\(Display.percent(rate.numerator, rate.denominator)))")
-        Output.line(progress.reached ? "  reached" : "  remaining \(Display.money(progress.distance, goal.currency))")
+        if let funded = progress.funded, let rate = progress.achievementRate, let distance = progress.distance {
+            Output.line("  funded    \(Display.money(funded, goal.currency)) (\(Display.percent(rate.numerator, rate.denominator)))")
+            Output.line(distance <= 0 ? "  reached" : "  remaining \(Display.money(distance, goal.currency))")
+        } else {
+            Output.line("  funded    \(Display.noRate)")
+        }
         if !overview.shares.isEmpty {
             var table = TextTable([.init("ASSET"), .init("ALLOCATED", .right), .init("FUNDED", .right)])
             for share in overview.shares {
@@ -184,6 +187,6 @@ enum GoalOutput {
     static func warnAboutMissingRates(_ progresses: [GoalProgress]) {
         let missing = Set(progresses.flatMap(\.missingRates)).sorted()
         guard !missing.isEmpty else { return }
-        Output.warning("no exchange rate for \(missing.map(\.code).joined(separator: ", ")): those assets are left out of funded amounts; run `walletwatch rates --refresh`")
+        Output.warning("no exchange rate for \(missing.map(\.code).joined(separator: ", ")): the goals those assets fund show no funded amount; run `walletwatch rates --refresh`")
     }
 }

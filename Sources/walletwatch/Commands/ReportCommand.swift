@@ -12,7 +12,7 @@ struct ReportCommand: AsyncParsableCommand {
             confirmed transactions), value (quantity x price now), average cost (every deposit's
             value at its date over every amount deposited), cost basis (quantity x average cost),
             unrealized gain (value - cost basis), realized gain (each withdrawal's amount x its
-            price minus the average cost at its date) and the time-weighted return (sub-period
+            price minus the same average cost) and the time-weighted return (sub-period
             returns between cash flows, chained). Then each goal's achievement rate (funded /
             target), distance (target - funded, in the goal's currency) and whether it is reached.
 
@@ -88,10 +88,12 @@ enum ReportOutput {
                                .init("DISTANCE", .right), .init("REACHED")])
         for line in report.goals {
             let goal = line.goal
-            let rate = line.progress.achievementRate
-            goals.add([goal.name, Display.money(line.progress.funded, goal.currency), Display.money(goal.target, goal.currency),
-                       Display.percent(rate.numerator, rate.denominator), Display.money(line.progress.distance, goal.currency),
-                       line.progress.reached ? "yes" : "no"])
+            let progress = line.progress
+            goals.add([goal.name, progress.funded.map { Display.money($0, goal.currency) } ?? Display.noRate,
+                       Display.money(goal.target, goal.currency),
+                       progress.achievementRate.map { Display.percent($0.numerator, $0.denominator) } ?? Display.noRate,
+                       progress.distance.map { Display.money($0, goal.currency) } ?? Display.noRate,
+                       progress.reached.map { $0 ? "yes" : "no" } ?? Display.noRate])
         }
         Output.line()
         Output.line(goals.render())
