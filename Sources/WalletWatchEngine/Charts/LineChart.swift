@@ -75,8 +75,9 @@ public struct LineChart: Sendable {
         }
         let scale = AxisScale(low: min(0, known.min()!), high: max(known.max()!, 1), exponent: currency.exponent)
         svg += yAxis(scale) + xAxis()
-        // The first series (the total) is drawn last, on top of the others.
-        for line in series.reversed() { svg += draw(line, scale) }
+        // The first series (the total, filled) is drawn first and wider, so that an asset
+        // holding nearly all of it runs inside the total's line instead of hiding it or under it.
+        for line in series { svg += draw(line, scale) }
         svg += legend()
         if let note {
             svg += "<text x=\"\(Self.width - 16)\" y=\"\(Self.height - 6)\" text-anchor=\"end\" font-size=\"11\" fill=\"currentColor\" fill-opacity=\"0.7\">\(XMLText.escape(note))</text>"
@@ -125,7 +126,7 @@ public struct LineChart: Sendable {
                 let area = ["\(Self.coordinate(x(segment.first!.index))),\(base)"] + points + ["\(Self.coordinate(x(segment.last!.index))),\(base)"]
                 svg += "<polygon points=\"\(area.joined(separator: " "))\" fill=\"\(line.color)\" fill-opacity=\"0.18\" stroke=\"none\"/>"
             }
-            svg += "<polyline points=\"\(drawn.joined(separator: " "))\" fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"\(line.dashed ? "1.5" : "2")\""
+            svg += "<polyline points=\"\(drawn.joined(separator: " "))\" fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"\(line.dashed ? "1.5" : line.filled ? "4" : "2")\""
                 + (line.dashed ? " stroke-dasharray=\"6 4\"" : "") + " stroke-linejoin=\"round\" stroke-linecap=\"round\"/>"
         }
         return svg
