@@ -41,6 +41,9 @@ public struct Scheduler: Service {
                     }
                 }
                 group.addTask { await rateLoop(rateWakeup) }
+                // The daemon lasts until it is told to stop, even with nothing to schedule (no
+                // sources, static rates): `serve` must keep its web view up for manual assets.
+                group.addTask { try? await gracefulShutdown() }
             }
         } onGracefulShutdown: {
             engine.logger.info("shutting down: no new ingest starts; a running one finishes")

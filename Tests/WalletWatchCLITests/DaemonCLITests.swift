@@ -54,6 +54,30 @@ struct DaemonCLITests {
         #expect(await server.exitStatus(within: .seconds(30)) == 0, "\(server.stderr)")
     }
 
+    @Test("serve without sources and with static rates stays up for manual assets until it is stopped")
+    func serveWithoutSources() async throws {
+        let folder = TemporaryDirectory("walletwatch-serve-manual")
+        folder.write("walletwatch.toml", "[rates]\nprovider = \"static\"\ncurrencies = [\"USD\"]\n[rates.static]\n\"BTC/USD\" = \"60000\"\n")
+        let cli = CLIRunner(folder: folder)
+        #expect(try await cli.run("asset", "add", "Cash", "--currency", "USD").status == 0)
+        let portFile = folder.file("web.port")
+        let server = try BackgroundProcess(cli.binary, ["serve", "--listen", "127.0.0.1:0", "--port-file", portFile],
+                                           environment: cli.environment, currentDirectory: folder.path)
+        var port = 0
+        #expect(await eventually(within: .seconds(20)) {
+            port = Int((try? String(contentsOfFile: portFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+            return port > 0
+        }, "serve did not start: \(server.stderr)")
+        // The static rates are stored once at start, which ends the rate loop: the web view
+        // must outlive it. A change made afterwards still reaches the page.
+        #expect(try await eventually { try await sqlite(folder.file("walletwatch.sqlite"), "SELECT COUNT(*) FROM exchange_rates") == "1" })
+        #expect(try await cli.run("tx", "add", "Cash", "125.50").status == 0)
+        #expect(try await curl(["http://127.0.0.1:\(port)/"]).stdout.contains("125.50 USD"), "\(server.stderr)")
+        #expect(try await curl(["http://127.0.0.1:\(port)/healthz"]).stdout == "ok\n")
+        server.send(SIGTERM)
+        #expect(await server.exitStatus(within: .seconds(30)) == 0, "\(server.stderr)")
+    }
+
     @Test("serve refuses a non-loopback address without a token; with one it starts and guards every route")
     func nonLoopback() async throws {
         let demo = try await DemoSetup()
