@@ -94,7 +94,7 @@ enum DashboardPage {
             let pending = overview.balance.pending == 0 ? "–" : DisplayFormat.money(overview.balance.pending, asset.currency)
             return "<tr><td>\(escape(asset.name))</td><td class=\"num\">\(escape(DisplayFormat.money(overview.balance.counted, asset.currency)))</td><td class=\"num\">\(escape(pending))</td><td class=\"num\">\(escape(age))</td></tr>"
         }.joined()
-        return "<section><h2>Assets</h2><table><thead><tr><th>Asset</th><th>Balance</th><th>Pending</th><th>Age</th></tr></thead><tbody>\(rows)</tbody></table></section>"
+        return "<section><h2>Assets</h2><table><thead><tr><th>Asset</th><th class=\"num\">Balance</th><th class=\"num\">Pending</th><th class=\"num\">Age</th></tr></thead><tbody>\(rows)</tbody></table></section>"
     }
 
     private static func sources(_ dashboard: Dashboard, _ zone: TimeZone) -> String {
@@ -114,7 +114,7 @@ enum DashboardPage {
             let tags = listing.tags.map { "<span class=\"tag\">\(escape($0))</span>" }.joined(separator: " ")
             return "<tr><td>\(escape(DisplayFormat.time(tx.date, zone)))</td><td>\(escape(listing.assetName))</td><td class=\"num\(tx.amount < 0 ? " out" : "")\">\(escape(listing.money.description))</td><td>\(escape(tx.status.rawValue))</td><td>\(tags)</td></tr>"
         }.joined()
-        return "<section><h2>Latest transactions</h2><table><thead><tr><th>Date</th><th>Asset</th><th>Amount</th><th>Status</th><th>Tags</th></tr></thead><tbody>\(rows)</tbody></table></section>"
+        return "<section><h2>Latest transactions</h2><table><thead><tr><th>Date</th><th>Asset</th><th class=\"num\">Amount</th><th>Status</th><th>Tags</th></tr></thead><tbody>\(rows)</tbody></table></section>"
     }
 
     /// A bar filled to value/total.
