@@ -59,6 +59,34 @@ struct BarkdDecodingTests {
         #expect(failure(movementJSON.replacingOccurrences(of: "\"amount_sat\": 21000", with: "\"amount_sat\": -1"))?.contains("received_on[0].amount_sat") == true)
     }
 
+    /// Nothing can hold more than 21 million BTC: a larger amount is refused by name instead of
+    /// being stored, where sums of it would overflow and stop the process.
+    @Test("amounts beyond 21 million BTC are refused, naming the field")
+    func absurdAmounts() throws {
+        #expect(failure(movementJSON.replacingOccurrences(of: "\"effective_balance_sat\": 20990", with: "\"effective_balance_sat\": -2100000000000001"))
+            == "field effective_balance_sat: -2100000000000001 sat is more than the 21 million BTC that can exist")
+        #expect(try decode(movementJSON.replacingOccurrences(of: "\"effective_balance_sat\": 20990", with: "\"effective_balance_sat\": 2100000000000000"))
+            .effectiveBalance == 2_100_000_000_000_000, "exactly 21 million BTC is possible")
+        let balance = #"{"spendable_sat": 9223372036854775807, "pending_lightning_send_sat": 0, "claimable_lightning_receive_sat": 0, "pending_in_round_sat": 1, "pending_exit_sat": null, "pending_board_sat": 0}"#
+        #expect(throws: JSONReadError.self) { try JSONReader.read(Array(balance.utf8), BarkdDecoding.balance) }
+        do { _ = try JSONReader.read(Array(balance.utf8), BarkdDecoding.balance) } catch {
+            #expect("\(error)".hasPrefix("field spendable_sat: 9223372036854775807 sat is more than"), "\(error)")
+        }
+        let summary = #"{"chain_stats": {"funded_txo_sum": 9000000000000000000, "spent_txo_sum": 1, "tx_count": 2}, "mempool_stats": {"funded_txo_sum": 0, "spent_txo_sum": 0, "tx_count": 0}}"#
+        do { _ = try JSONReader.read(Array(summary.utf8), EsploraDecoding.summary); Issue.record("accepted") } catch {
+            #expect("\(error)".contains("more than the 21 million BTC"), "\(error)")
+        }
+        // A coin that passed through an address many times may add up past the supply: the
+        // balance, not the running sums, is what must fit.
+        let busy = #"{"chain_stats": {"funded_txo_sum": 3000000000000000, "spent_txo_sum": 2999999999999000, "tx_count": 9}, "mempool_stats": {"funded_txo_sum": 0, "spent_txo_sum": 0, "tx_count": 0}}"#
+        #expect(try JSONReader.read(Array(busy.utf8), EsploraDecoding.summary).chain.delta == 1000)
+        let outputs = (0..<2).map { _ in #"{"scriptpubkey_address": "bc1q", "value": 2000000000000000}"# }.joined(separator: ",")
+        let transaction = #"{"txid": "ab", "vin": [], "vout": [\#(outputs)], "fee": 0, "status": {"confirmed": false}}"#
+        do { _ = try JSONReader.read(Array(transaction.utf8), EsploraDecoding.transaction); Issue.record("accepted") } catch {
+            #expect("\(error)" == "the values of vout add up to more than the 21 million BTC that can exist", "\(error)")
+        }
+    }
+
     @Test("subsystems map to transaction types; an unknown one is ark and reported, never a failure", arguments: [
         ("bark.arkoor", TransactionType.ark), ("bark.round", .ark), ("bark.lightning_send", .lightning),
         ("bark.lightning_receive", .lightning), ("bark.board", .board), ("bark.offboard", .offboard), ("bark.exit", .exit),

@@ -8,12 +8,12 @@ enum BarkdDecoding {
         var spendable, lightningSend, lightningReceive, inRound, board: Int64?
         var exit: Int64??
         try reader.readObject { reader, key in
-            if key.is("spendable_sat") { spendable = try reader.readNonNegativeInt64() }
-            else if key.is("pending_lightning_send_sat") { lightningSend = try reader.readNonNegativeInt64() }
-            else if key.is("claimable_lightning_receive_sat") { lightningReceive = try reader.readNonNegativeInt64() }
-            else if key.is("pending_in_round_sat") { inRound = try reader.readNonNegativeInt64() }
-            else if key.is("pending_board_sat") { board = try reader.readNonNegativeInt64() }
-            else if key.is("pending_exit_sat") { exit = .some(try reader.readOptionalInt64(nonNegative: true)) }
+            if key.is("spendable_sat") { spendable = try reader.readSats() }
+            else if key.is("pending_lightning_send_sat") { lightningSend = try reader.readSats() }
+            else if key.is("claimable_lightning_receive_sat") { lightningReceive = try reader.readSats() }
+            else if key.is("pending_in_round_sat") { inRound = try reader.readSats() }
+            else if key.is("pending_board_sat") { board = try reader.readSats() }
+            else if key.is("pending_exit_sat") { exit = .some(try reader.readOptionalSats()) }
             else { try reader.skipValue() }
         }
         guard let spendable else { throw reader.missing("spendable_sat") }
@@ -28,12 +28,12 @@ enum BarkdDecoding {
     static func onchainBalance(_ reader: inout JSONReader) throws -> OnchainBalance {
         var total, trustedSpendable, immature, trustedPending, untrustedPending, confirmed: Int64?
         try reader.readObject { reader, key in
-            if key.is("total_sat") { total = try reader.readNonNegativeInt64() }
-            else if key.is("trusted_spendable_sat") { trustedSpendable = try reader.readNonNegativeInt64() }
-            else if key.is("immature_sat") { immature = try reader.readNonNegativeInt64() }
-            else if key.is("trusted_pending_sat") { trustedPending = try reader.readNonNegativeInt64() }
-            else if key.is("untrusted_pending_sat") { untrustedPending = try reader.readNonNegativeInt64() }
-            else if key.is("confirmed_sat") { confirmed = try reader.readNonNegativeInt64() }
+            if key.is("total_sat") { total = try reader.readSats() }
+            else if key.is("trusted_spendable_sat") { trustedSpendable = try reader.readSats() }
+            else if key.is("immature_sat") { immature = try reader.readSats() }
+            else if key.is("trusted_pending_sat") { trustedPending = try reader.readSats() }
+            else if key.is("untrusted_pending_sat") { untrustedPending = try reader.readSats() }
+            else if key.is("confirmed_sat") { confirmed = try reader.readSats() }
             else { try reader.skipValue() }
         }
         guard let total else { throw reader.missing("total_sat") }
@@ -67,11 +67,11 @@ enum BarkdDecoding {
             } else if key.is("subsystem") {
                 subsystem = try self.subsystem(&reader)
             } else if key.is("intended_balance_sat") {
-                intended = try reader.readInt64()
+                intended = try reader.readSats(signed: true)
             } else if key.is("effective_balance_sat") {
-                effective = try reader.readInt64()
+                effective = try reader.readSats(signed: true)
             } else if key.is("offchain_fee_sat") {
-                fee = try reader.readNonNegativeInt64()
+                fee = try reader.readSats()
             } else if key.is("sent_to") {
                 sentTo = try destinations(&reader)
             } else if key.is("received_on") {
@@ -133,7 +133,7 @@ enum BarkdDecoding {
                     guard type != nil else { throw reader.missing("type") }
                     guard value != nil else { throw reader.missing("value") }
                 } else if key.is("amount_sat") {
-                    amount = try reader.readNonNegativeInt64()
+                    amount = try reader.readSats()
                 } else {
                     try reader.skipValue()
                 }
@@ -166,10 +166,10 @@ enum BarkdDecoding {
         var hasTx = false, hasCPFP = false
         try reader.readObject { reader, key in
             if key.is("txid") { txid = try reader.readString() }
-            else if key.is("balance_change_sat") { change = try reader.readInt64() }
+            else if key.is("balance_change_sat") { change = try reader.readSats(signed: true) }
             else if key.is("tx") { _ = try reader.readString(); hasTx = true }
             else if key.is("is_cpfp") { _ = try reader.readBool(); hasCPFP = true }
-            else if key.is("onchain_fee_sat") { fee = try reader.readOptionalInt64(nonNegative: true) }
+            else if key.is("onchain_fee_sat") { fee = try reader.readOptionalSats() }
             else if key.is("confirmation") {
                 if reader.readNull() { return }
                 var blockHeight: Int64?
@@ -197,7 +197,7 @@ enum BarkdDecoding {
         var state: String?
         try reader.readObject { reader, key in
             if key.is("id") { id = try reader.readString() }
-            else if key.is("amount_sat") { amount = try reader.readNonNegativeInt64() }
+            else if key.is("amount_sat") { amount = try reader.readSats() }
             else if key.is("expiry_height") { expiry = try reader.readNonNegativeInt64() }
             else if key.is("state") {
                 try reader.readObject { reader, key in
@@ -219,7 +219,7 @@ enum BarkdDecoding {
         var height: Int64?
         try reader.readObject { reader, key in
             if key.is("outpoint") { outpoint = try reader.readString() }
-            else if key.is("amount_sat") { amount = try reader.readNonNegativeInt64() }
+            else if key.is("amount_sat") { amount = try reader.readSats() }
             else if key.is("confirmation_height") { height = try reader.readOptionalInt64(nonNegative: true) }
             else { try reader.skipValue() }
         }

@@ -25,6 +25,10 @@ enum EsploraDecoding {
         guard let funded else { throw reader.missing("funded_txo_sum") }
         guard let spent else { throw reader.missing("spent_txo_sum") }
         guard let count else { throw reader.missing("tx_count") }
+        // The sums grow with every coin that ever passed through; their difference is a balance.
+        guard (funded - spent).magnitude <= BitcoinSupply.maximumSats.magnitude else {
+            throw reader.error("funded_txo_sum - spent_txo_sum is \(funded - spent) sat, more than the 21 million BTC that can exist")
+        }
         return AddressStats(fundedSum: funded, spentSum: spent, transactionCount: count)
     }
 
@@ -59,7 +63,7 @@ enum EsploraDecoding {
                 var legs: [EsploraTransaction.Leg] = []
                 try reader.readArray { reader, _ in legs.append(try output(&reader)) }
                 outputs = legs
-            } else if key.is("fee") { fee = try reader.readOptionalInt64(nonNegative: true) }
+            } else if key.is("fee") { fee = try reader.readOptionalSats() }
             else if key.is("status") { status = try self.status(&reader) }
             else { try reader.skipValue() }
         }
@@ -67,6 +71,17 @@ enum EsploraDecoding {
         guard let inputs else { throw reader.missing("vin") }
         guard let outputs else { throw reader.missing("vout") }
         guard let status else { throw reader.missing("status") }
+        // Each value is at most 21 million BTC; so must their sums be (what a transaction spends
+        // and pays), which also keeps the amounts computed from them from overflowing.
+        for (legs, field) in [(inputs, "vin"), (outputs, "vout")] {
+            var total: Int64 = 0
+            for leg in legs {
+                total += leg.value
+                guard total <= BitcoinSupply.maximumSats else {
+                    throw reader.error("the values of \(field) add up to more than the 21 million BTC that can exist")
+                }
+            }
+        }
         return EsploraTransaction(txid: txid, inputs: inputs, outputs: outputs, fee: fee, confirmed: status.confirmed,
                                   blockHeight: status.height, blockTime: status.time)
     }
@@ -76,7 +91,7 @@ enum EsploraDecoding {
         var value: Int64?
         try reader.readObject { reader, key in
             if key.is("scriptpubkey_address") { address = try reader.readOptionalString() }
-            else if key.is("value") { value = try reader.readNonNegativeInt64() }
+            else if key.is("value") { value = try reader.readSats() }
             else { try reader.skipValue() }
         }
         guard let value else { throw reader.missing("value") }

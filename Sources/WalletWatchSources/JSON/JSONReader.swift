@@ -166,6 +166,22 @@ public struct JSONReader {
         return value
     }
 
+    /// An amount in satoshis: not negative unless `signed`, and at most 21 million BTC in size
+    /// (``BitcoinSupply``): a source reporting more is wrong, and its figure would overflow sums.
+    public mutating func readSats(signed: Bool = false) throws -> Int64 {
+        let value = signed ? try readInt64() : try readNonNegativeInt64()
+        guard value.magnitude <= BitcoinSupply.maximumSats.magnitude else {
+            throw error("\(value) sat is more than the 21 million BTC that can exist")
+        }
+        return value
+    }
+
+    /// A satoshi amount (as ``readSats(signed:)``, never negative) or null.
+    public mutating func readOptionalSats() throws -> Int64? {
+        if readNull() { return nil }
+        return try readSats()
+    }
+
     /// An integer or null.
     public mutating func readOptionalInt64(nonNegative: Bool = false) throws -> Int64? {
         if readNull() { return nil }
