@@ -145,6 +145,12 @@ struct ConfigTests {
         #expect(ListenAddress("127.0.0.1:8477")?.isLoopback == true)
         #expect(ListenAddress("[::1]:8477")?.isLoopback == true)
         #expect(ListenAddress("0.0.0.0:8477")?.isLoopback == false)
+        #expect(ListenAddress("127.255.0.9:8477")?.isLoopback == true)
+        #expect(ListenAddress("[::2]:8477")?.isLoopback == false)
+        // A host name that merely starts like a loopback address may resolve anywhere.
+        #expect(ListenAddress("127.box.lan:8477")?.isLoopback == false)
+        #expect(ListenAddress("127.0.0.1.nip.io:8477")?.isLoopback == false)
+        #expect(ListenAddress("1270.0.0.1:8477")?.isLoopback == false)
         #expect(ListenAddress("127.0.0.1:0")?.port == 0, "port 0 picks any free port")
         #expect(ListenAddress("127.0.0.1:65536") == nil)
         #expect(ListenAddress("127.0.0.1") == nil)
