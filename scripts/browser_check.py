@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Drives headless Chromium over the DevTools protocol (standard library only): opens the
 walletwatch page, marks the loaded document, runs a CLI command in another process, and
-checks that the page shows its effect without having been reloaded.
+checks that the page shows its effect without having been reloaded. With --restart, it then
+runs SCRIPT (which stops the server, changes something while it is down, and starts it again
+on the same port) and checks that the page, reconnected by itself, shows that change too.
 
-usage: browser_check.py CHROMIUM URL EXPECTED_TEXT -- COMMAND...
+usage: browser_check.py CHROMIUM URL EXPECTED_TEXT [--restart SCRIPT EXPECTED_AFTER] -- COMMAND...
 """
 import base64, json, os, shutil, socket, struct, subprocess, sys, tempfile, time, urllib.request
 
@@ -79,7 +81,10 @@ class DevTools:
 
 def main():
     chromium, url, expected = sys.argv[1:4]
-    command = sys.argv[sys.argv.index("--") + 1:]
+    separator = sys.argv.index("--")
+    options = sys.argv[4:separator]
+    restart = (options[1], options[2]) if options[:1] == ["--restart"] else None
+    command = sys.argv[separator + 1:]
     profile = tempfile.mkdtemp(prefix="walletwatch-chromium-")
     browser = subprocess.Popen([chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
                                 "--remote-debugging-port=0", f"--user-data-dir={profile}", "about:blank"],
@@ -116,6 +121,18 @@ def main():
         if tools.evaluate("window.__walletwatchCheck") != "same document":
             raise RuntimeError("the page was reloaded instead of updated in place")
         print(f"browser-check: the change appeared on the page {elapsed:.2f} s after the CLI command, without a reload")
+        if restart:
+            script, expected_after = restart
+            subprocess.run([script], check=True, stdout=subprocess.DEVNULL)
+            restarted_at = time.time()
+            # The browser retries after the stream's 2 s; the page must then fetch what it missed.
+            while expected_after not in (tools.evaluate("document.getElementById('dashboard').innerText") or ""):
+                if time.time() - restarted_at > 20:
+                    raise RuntimeError(f"'{expected_after}', changed while the server was down, did not appear within 20 s of its restart")
+                time.sleep(0.1)
+            if tools.evaluate("window.__walletwatchCheck") != "same document":
+                raise RuntimeError("the page was reloaded after the restart instead of updated in place")
+            print(f"browser-check: after a server restart the page caught up by itself in {time.time() - restarted_at:.2f} s")
     finally:
         browser.kill()
         browser.wait()

@@ -2,7 +2,8 @@ import Synchronization
 import WalletWatchEngine
 
 /// One watcher of the database shared by every open event stream: it starts with the first
-/// subscriber and fans each change out to all of them.
+/// subscriber and fans each change out to all of them. Every subscriber starts with the current
+/// version, so a page that reconnects (a phone waking up) catches up on what it missed.
 final class ChangeBroadcaster: Sendable {
     enum Event: Sendable {
         case change(Int64)
@@ -13,6 +14,8 @@ final class ChangeBroadcaster: Sendable {
         var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
         var next = 0
         var watcher: Task<Void, Never>?
+        /// The last version seen, for subscribers that join later.
+        var latest: Int64?
     }
 
     private let engine: Engine
@@ -33,6 +36,7 @@ final class ChangeBroadcaster: Sendable {
             state.next += 1
             state.subscribers[state.next] = continuation
             if state.watcher == nil { state.watcher = startWatching() }
+            if let latest = state.latest { continuation.yield(.change(latest)) }
             return state.next
         }
         continuation.onTermination = { [weak self] _ in
@@ -59,7 +63,10 @@ final class ChangeBroadcaster: Sendable {
     }
 
     private func broadcast(_ event: Event) {
-        let subscribers = state.withLock { Array($0.subscribers.values) }
+        let subscribers = state.withLock { state in
+            if case .change(let version) = event { state.latest = version }
+            return Array(state.subscribers.values)
+        }
         for subscriber in subscribers { subscriber.yield(event) }
     }
 

@@ -116,7 +116,15 @@ struct WebTests {
         #expect(await eventually(within: .seconds(2)) { watcher.received.components(separatedBy: "event: change").count > before },
                 "no event within 2 s of the write")
         #expect(ContinuousClock.now - wrote < .seconds(2))
+
+        // A page that reconnects (a phone waking up) is not the first subscriber, and nothing
+        // changes meanwhile: it still starts with the current version, so it catches up on
+        // whatever it missed while away.
+        let latecomer = StreamWatcher()
+        let second = Task { try await web.http.stream(HTTPRequest(url: web.url("/events"), timeout: .seconds(120)), into: latecomer) }
+        #expect(await eventually(within: .seconds(30)) { latecomer.received.contains("event: change") }, "no event for a later subscriber")
         stream.cancel()
+        second.cancel()
     }
 
     @Test("metrics: runs and failures per source, last success, retries, transactions, goal progress")
