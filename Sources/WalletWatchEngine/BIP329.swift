@@ -21,7 +21,9 @@ public enum BIP329 {
         var result = ParseResult()
         var order: [String] = []
         var tagsByTxid: [String: [String]] = [:]
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is one Character in Swift, not equal to "\n": files written on Windows end
+        // their lines with it.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         for (offset, line) in lines.enumerated() {
             var content = String(line)
             if offset == 0, content.hasPrefix("\u{FEFF}") { content.removeFirst() }

@@ -27,6 +27,14 @@ struct BIP329Tests {
         #expect(result.invalid[1].reason.contains("'ref'"))
     }
 
+    @Test("a file written on Windows (CRLF) reads line by line")
+    func windowsLineEnds() {
+        let text = "{\"type\": \"tx\", \"ref\": \"a1\", \"label\": \"rent\"}\r\n{\"type\": \"tx\", \"ref\": \"b2\", \"label\": \"food\"}\r\nbroken\r\n"
+        let result = BIP329.parse(text)
+        #expect(result.labels.map(\.txid) == ["a1", "b2"])
+        #expect(result.invalid.map(\.line) == [3])
+    }
+
     @Test("export writes one record a line that parses back to the same labels")
     func roundTrip() {
         let labels: [(txid: String, tags: [String])] = [("ark:ark:1", ["a b", "ünï"]), ("beef", ["quote\"d"])]
@@ -47,6 +55,10 @@ struct BIP329Tests {
         #expect(throws: UsageError.self) { try TagRules.emoji("1") }
         #expect(throws: UsageError.self) { try TagRules.emoji("🏠🏠") }
         #expect(throws: UsageError.self) { try TagRules.emoji("a") }
+        #expect(throws: UsageError.self) { try TagRules.emoji("5\u{303}") }  // a digit with a tilde
+        #expect(try TagRules.emoji("#\u{FE0F}\u{20E3}") == "#️⃣")
+        #expect(try TagRules.emoji("🇩🇪") == "🇩🇪")
+        #expect(throws: UsageError.self) { try TagRules.color("#１２３４５６") }  // full-width digits
         #expect(throws: UsageError.self) { try TagRules.name("a,b") }
         #expect(try TagRules.name("  padded  ") == "padded")
     }
