@@ -107,6 +107,21 @@ struct MonthCLITests {
         let goals = try #require(status["goals"] as? [[String: Any]])
         // +100 USD more to Trip: 200 USD x 12/13 = 184.615 -> 184.62 EUR.
         #expect(goals.last?["contributed"] as? Int == 18462)
+
+        // Closed needs no --asset, though House is funded by two assets.
+        let closed = try await later.run("month", "close-goal", "House", "--json")
+        #expect(closed.status == 0, "\(closed.stderr)")
+        #expect(closed.object?["action"] as? String == "none")
+        // An asset holding only part of its balance for Trip is not dedicated as Rule 1 sees it:
+        // a deposit there would stay unallocated, so the target is raised instead.
+        for arguments in [["asset", "add", "Jar", "--currency", "USD"], ["tx", "add", "Jar", "1000"], ["allocate", "Jar", "Trip=600"]] {
+            #expect(try await later.run(arguments).status == 0, "\(arguments)")
+        }
+        let jar = try #require(try await later.run("month", "close-goal", "Trip", "--asset", "Jar", "--json").object)
+        #expect(jar["action"] as? String == "allocate", "\(jar)")
+        let raisedBy = try #require(jar["amount"] as? Int)
+        #expect(raisedBy > 0 && raisedBy <= 40_000)
+        #expect((jar["allocations"] as? [String: Any])?["Trip"] as? Int == 60_000 + raisedBy)
     }
 
     @Test("a deposit suggestion is converted into the dedicated asset's currency; a frozen plan refuses changes")

@@ -55,16 +55,22 @@ extension Engine {
         var warnings: [String] = rates.warnings
         if displayQuote == nil { warnings.append("no exchange rate \(goal.currency.code)/\(display.code): the amounts stay in \(goal.currency.code)") }
 
-        let overview = try chooseAsset(for: goal, named: assetName)
-        let base = { (action: CloseGoalSuggestion.Action, amount: Int64?, currency: Currency?, allocations: [(goal: String, amount: Int64)]?, clamped: Bool, applied: Bool) in
+        let suggestion = { (asset: String?, action: CloseGoalSuggestion.Action, amount: Int64?, currency: Currency?,
+                            allocations: [(goal: String, amount: Int64)]?, clamped: Bool, applied: Bool) in
             CloseGoalSuggestion(goal: goal.name, currency: goal.currency, remaining: remaining, remainingDisplay: remainingDisplay,
-                                displayCurrency: display, rateTime: displayQuote?.asOf, action: action, asset: overview.asset.name,
+                                displayCurrency: display, rateTime: displayQuote?.asOf, action: action, asset: asset,
                                 amountCurrency: currency, amount: amount, allocations: allocations, clamped: clamped,
                                 warning: warnings.isEmpty ? nil : warnings.joined(separator: "; "), applied: applied)
         }
+        // Closed needs no asset: a goal funded by several needs no --asset to say so.
         guard remaining > 0 else {
             warnings.append("month closed for this goal")
-            return base(.none, nil, nil, nil, false, false)
+            let named = try assetName.map { try database.assetOverview(named: $0).asset.name }
+            return suggestion(named, .none, nil, nil, nil, false, false)
+        }
+        let overview = try chooseAsset(for: goal, named: assetName)
+        let base = { (action: CloseGoalSuggestion.Action, amount: Int64?, currency: Currency?, allocations: [(goal: String, amount: Int64)]?, clamped: Bool, applied: Bool) in
+            suggestion(overview.asset.name, action, amount, currency, allocations, clamped, applied)
         }
 
         // The amount in the asset's currency; without a rate it stays in the goal's.
@@ -78,7 +84,11 @@ extension Engine {
             amount = remaining
             warnings.append("no exchange rate \(goal.currency.code)/\(overview.asset.currency.code): the amount stays in \(goal.currency.code)")
         }
-        let dedicated = overview.allocations.allSatisfy { $0.goal.id == goal.id }
+        // Dedicated as Rule 1 sees it (the goal's target covers the whole balance), so that the
+        // deposit does reach the goal once confirmed. An asset holding only part of its balance
+        // for the goal, or none, gets its target raised from the unallocated balance instead.
+        let targets = overview.allocations.map { Rule1.Allocation(goalID: $0.goal.id!, goalStatus: $0.goal.status, amount: $0.amount) }
+        let dedicated = Rule1.dedicatedGoal(allocations: targets, balanceBefore: overview.balance.counted)?.goalID == goal.id
         if dedicated {
             var applied = false
             if apply {
