@@ -94,6 +94,25 @@ public struct Percentage: Hashable, Sendable, CustomStringConvertible {
         return Int64(clamping: Rounding.halfEven(Int128(amount) * Int128(digits), denominator))
     }
 
+    /// Several shares of one `amount`, rounded together (largest remainder): their sum is the
+    /// sum of the percentages' exact shares rounded half to even once, so percentages that add
+    /// up to 100% or less never take more than `amount` (50% + 50% of 10.03 is 5.02 + 5.01, not
+    /// 5.02 twice). Alone, a percentage gets the same as ``share(of:)``.
+    public static func shares(of amount: Int64, _ percentages: [Percentage]) -> [Int64] {
+        let places = 6
+        let denominator = 100 * Int128(Currency.powersOfTen[places])
+        let numerators = percentages.map { Int128(amount) * Int128($0.digits) * Int128(Currency.powersOfTen[places - $0.decimalPlaces]) }
+        var shares = numerators.map { $0 / denominator }
+        let total = Rounding.halfEven(numerators.reduce(0, +), denominator)
+        var left = Int(total - shares.reduce(0, +))
+        // The largest remainders get the units left; ties go to the earlier percentage.
+        for index in numerators.indices.sorted(by: { numerators[$0] % denominator > numerators[$1] % denominator }) where left > 0 {
+            shares[index] += 1
+            left -= 1
+        }
+        return shares.map { Int64(clamping: $0) }
+    }
+
     public var description: String { Money.majorString(digits, exponent: decimalPlaces) + "%" }
 
     static func parse(_ number: String, original: String) throws(UsageError) -> Percentage {

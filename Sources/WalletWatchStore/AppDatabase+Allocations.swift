@@ -75,21 +75,33 @@ extension AppDatabase {
             let assetID = asset.id!
             let balance = try Self.balances(db)[assetID]?.counted ?? 0
             var targets = Dictionary(uniqueKeysWithValues: try Self.rule1Allocations(db, assetID: assetID).map { ($0.goalID, $0.amount) })
-            var requested: [(goal: Goal, amount: Int64, keepZero: Bool)] = []
+            var parsed: [(goal: Goal, input: AmountInput, text: String)] = []
             for assignment in assignments {
                 let goal = try Self.findGoal(db, named: assignment.goal)
                 guard goal.status == .active else {
                     throw Refusal("goal '\(goal.name)' is \(goal.status.rawValue); only active goals take allocations")
                 }
-                guard !requested.contains(where: { $0.goal.id == goal.id }) else {
+                guard !parsed.contains(where: { $0.goal.id == goal.id }) else {
                     throw UsageError("goal '\(goal.name)' is given twice; give each goal once")
                 }
-                let input = try AmountInput.parse(assignment.amount, currency: asset.currency, allowPercent: true)
-                let amount = input.resolve(balance: balance)
-                guard amount >= 0 else {
-                    throw UsageError("'\(assignment.amount)' is negative; a target is 0 or more (0 removes the allocation)")
+                parsed.append((goal, try AmountInput.parse(assignment.amount, currency: asset.currency, allowPercent: true), assignment.amount))
+            }
+            // The percentages of one command are shares of the same balance, rounded together.
+            let percentages = parsed.compactMap { if case .percent(let percentage) = $0.input { percentage } else { nil } }
+            var percentShares = Percentage.shares(of: balance, percentages).makeIterator()
+            var requested: [(goal: Goal, amount: Int64, keepZero: Bool)] = []
+            for (goal, input, text) in parsed {
+                let amount: Int64
+                var keepZero = false
+                if case .percent(let percentage) = input {
+                    amount = percentShares.next()!
+                    keepZero = percentage.isWhole && balance == 0
+                } else {
+                    amount = input.resolve(balance: balance)
                 }
-                let keepZero: Bool = if case .percent(let percentage) = input { percentage.isWhole && balance == 0 } else { false }
+                guard amount >= 0 else {
+                    throw UsageError("'\(text)' is negative; a target is 0 or more (0 removes the allocation)")
+                }
                 requested.append((goal, amount, keepZero))
                 targets[goal.id!] = amount
             }

@@ -52,6 +52,21 @@ struct MoneyTests {
     ])
     func percentageShares(percentage: Percentage, balance: Int64, share: Int64) {
         #expect(percentage.share(of: balance) == share)
+        #expect(Percentage.shares(of: balance, [percentage]) == [share], "alone, rounded together is the same")
+    }
+
+    @Test("percentages of one balance are rounded together: never more than the balance when they add up to 100%")
+    func sharesTogether() throws {
+        let half = Percentage(digits: 50, decimalPlaces: 0)
+        let third = Percentage(digits: 3333333, decimalPlaces: 5)  // 33.33333%
+        // 1003 x 50% = 501.5 each: rounded alone both are 502 (1004 > 1003).
+        #expect(half.share(of: 1003) == 502)
+        #expect(Percentage.shares(of: 1003, [half, half]) == [502, 501])
+        // Three thirds of 100: 33.333333 each, 99.999999 in all -> 100; the first gets the unit.
+        #expect(Percentage.shares(of: 100, [third, third, third]) == [34, 33, 33])
+        // 30% + 70% of 999: 299.7 and 699.3 -> 300 and 699.
+        #expect(Percentage.shares(of: 999, [Percentage(digits: 30, decimalPlaces: 0), Percentage(digits: 70, decimalPlaces: 0)]) == [300, 699])
+        #expect(Percentage.shares(of: 12_345, []) == [])
     }
 
     @Test("malformed input is refused with a message naming it", arguments: [

@@ -41,6 +41,15 @@ struct AllocationTests {
         #expect(try history(database) == [40_000, 25_050, 0])
     }
 
+    @Test("50% and 50% of an odd balance fit it: the percentages of one command are rounded together")
+    func halves() throws {
+        let database = try makeDatabase()
+        _ = try database.addManualTransaction(assetName: "Cash", amount: "10.03", date: .at("2026-11-01T00:00:00Z"), note: nil, now: now)
+        let overview = try database.allocate(assetName: "Cash", assignments: [("House", "50%"), ("Trip", "50%")], now: now)
+        #expect(try targets(database) == ["House": 502, "Trip": 501])
+        #expect(overview.summary.unallocated == 0)
+    }
+
     @Test("a set above the balance is refused naming total, balance and excess; nothing changes")
     func overBalance() throws {
         let database = try makeDatabase()
