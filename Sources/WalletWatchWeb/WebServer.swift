@@ -56,11 +56,28 @@ struct DashboardRoutes: Sendable {
         routes.get("/api/v1/status") { _, _ in json(MonthDocument.status(try await engine.monthStatus())) }
         routes.get("/api/v1/balances") { _, _ in json(BalanceDocument.json(try await engine.storedBalances())) }
         routes.get("/api/v1/transactions") { request, _ in
-            let limit = request.uri.queryParameters.get("limit", as: Int.self).map { max(1, min($0, 10_000)) } ?? 100
-            let filter = TransactionFilter(asset: request.uri.queryParameters.get("asset"), tag: request.uri.queryParameters.get("tag"),
-                                           status: request.uri.queryParameters.get("status").flatMap(TransactionStatus.init(rawValue:)),
-                                           limit: limit)
-            return json(.array(try engine.database.transactions(filter).map { TransactionDocument.json($0) }))
+            let query = request.uri.queryParameters
+            var limit = 100
+            if let text = query.get("limit") {
+                guard let value = Int(text), value >= 1 else {
+                    throw HTTPError(.badRequest, message: "limit '\(text)' is not a whole number of 1 or more\n")
+                }
+                limit = min(value, 10_000)
+            }
+            var status: TransactionStatus?
+            if let text = query.get("status") {
+                guard let value = TransactionStatus(rawValue: text) else {
+                    throw HTTPError(.badRequest, message: "status '\(text)' is not one of \(TransactionStatus.allCases.map(\.rawValue).joined(separator: ", "))\n")
+                }
+                status = value
+            }
+            let filter = TransactionFilter(asset: query.get("asset"), tag: query.get("tag"), status: status, limit: limit)
+            do {
+                return json(.array(try engine.database.transactions(filter).map { TransactionDocument.json($0) }))
+            } catch let refusal as Refusal {
+                // An asset or tag that does not exist: what `tx list` refuses with exit 65.
+                throw HTTPError(.notFound, message: refusal.message + "\n")
+            }
         }
         routes.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

@@ -82,6 +82,16 @@ struct WebTests {
         #expect(transactions.first?["amount"] as? Int == 10000)
         let balances = try #require(try await web.json("/api/v1/balances") as? [String: Any])
         #expect((balances["assets"] as? [[String: Any]])?.first?["balance"] as? Int == 10000)
+
+        // A filter the CLI refuses is refused here too, naming what was wrong, never ignored.
+        let misspelt = try await web.get("/api/v1/transactions?status=confirmd")
+        #expect(misspelt.status == 400)
+        #expect(String(decoding: misspelt.body, as: UTF8.self).contains("status 'confirmd' is not one of pending, confirmed, failed"))
+        #expect(try await web.get("/api/v1/transactions?limit=ten").status == 400)
+        let unknown = try await web.get("/api/v1/transactions?asset=Nope")
+        #expect(unknown.status == 404)
+        #expect(String(decoding: unknown.body, as: UTF8.self).contains("Nope"))
+        #expect(try await web.get("/api/v1/transactions?status=confirmed&asset=cash").status == 200)
     }
 
     @Test("with a token every route but /healthz needs it; a browser gets a cookie from /?token=")
