@@ -27,9 +27,11 @@ public struct Dashboard: Sendable {
 }
 
 extension Engine {
-    /// Everything the live views show, read now.
-    public func dashboard() async throws -> Dashboard {
-        let status = try await monthStatus()
+    /// Everything the live views show, read now. Views that redraw on every change pass
+    /// `.never` and leave fetching rates to something else (the daemon's rate loop, `watch`'s
+    /// own refresher): a slow or failing price API must not hold up a redraw.
+    public func dashboard(refreshRates: RateRefresh = .ifNeeded) async throws -> Dashboard {
+        let status = try await monthStatus(refreshRates: refreshRates)
         let runs = try database.lastIngestRuns()
         var portfolio: (PortfolioReport, PortfolioCharts)?
         do {

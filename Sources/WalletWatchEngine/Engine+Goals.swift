@@ -26,11 +26,11 @@ extension Engine {
 extension Engine {
     /// Every goal's funded amount and progress (SPEC.md section 9), converting each asset's
     /// share to the goal's currency at current rates (refreshed when needed and stale).
-    public func goalProgress(_ overviews: [GoalOverview]) async -> (progress: [Int64: GoalProgress], warnings: [String]) {
+    public func goalProgress(_ overviews: [GoalOverview], refreshRates: RateRefresh = .ifNeeded) async -> (progress: [Int64: GoalProgress], warnings: [String]) {
         let needed = Set(overviews.flatMap { overview in
             overview.shares.map { CurrencyPair(base: $0.asset.currency, quote: overview.goal.currency) }
         })
-        let rates = await self.rates(for: needed)
+        let rates = await self.rates(for: needed, refresh: refreshRates)
         let progress = Dictionary(uniqueKeysWithValues: overviews.map { ($0.goal.id!, self.progress(of: $0, converter: rates.table)) })
         return (progress, rates.warnings)
     }

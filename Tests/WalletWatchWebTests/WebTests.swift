@@ -25,12 +25,12 @@ final class WebFixture: @unchecked Sendable {
     private var serverTask: Task<Void, any Error>?
     private(set) var port = 0
 
-    init(token: String? = nil, now: String = "2026-11-21T12:00:00Z") async throws {
+    init(token: String? = nil, now: String = "2026-11-21T12:00:00Z", rates: RatesConfig? = nil) async throws {
         let database = try AppDatabase.open(path: folder.file("walletwatch.sqlite"))
         let logger = Logger(label: "web-test")
         http = CurlHTTPClient(configuration: HTTPClientConfiguration(timeout: .seconds(60), retries: 0, userAgent: "test"), logger: logger)
         var config = AppConfig(file: nil, database: folder.file("walletwatch.sqlite"))
-        config.rates = RatesConfig(provider: .static, staticRates: [CurrencyPair("BTC/USD")!: 65000])
+        config.rates = rates ?? RatesConfig(provider: .static, staticRates: [CurrencyPair("BTC/USD")!: 65000])
         engine = Engine(database: database, config: config, clock: .fixed(.at(now)), http: http, logger: logger)
         let bound = AsyncStream<Int>.makeStream()
         let app = buildApplication(engine: engine, configuration: WebConfiguration(port: 0, token: token, onRunning: { bound.continuation.yield($0) }))
@@ -92,6 +92,26 @@ struct WebTests {
         #expect(unknown.status == 404)
         #expect(String(decoding: unknown.body, as: UTF8.self).contains("Nope"))
         #expect(try await web.get("/api/v1/transactions?status=confirmed&asset=cash").status == 200)
+    }
+
+    /// A price API that hangs for 30 s must not hold up the page or the status API: fetching
+    /// rates is the daemon's rate loop's job; the views use what is stored, marked stale or
+    /// missing as it is.
+    @Test("the page and the status API never wait for a price API")
+    func viewsDoNotFetchRates() async throws {
+        let simulator = try await Simulator.start()
+        try await simulator.addFault(.slow(seconds: 30), at: "/coingecko/api/v3/simple/price")
+        let web = try await WebFixture(rates: RatesConfig(provider: .coingecko, url: simulator.coingeckoURL))
+        let database = web.engine.database
+        _ = try database.createManualAsset(name: "Stack", currency: .btc, now: now)
+        _ = try database.addManualTransaction(assetName: "Stack", amount: "0.1", date: .at("2026-11-02T00:00:00Z"), note: nil, now: now)
+        _ = try database.createGoal(name: "House", currency: .usd, target: 100_000, deadline: Day("2027-06-30"), now: now)
+        _ = try database.allocate(assetName: "Stack", assignments: [("House", "100%")], now: now)
+        #expect(try await web.get("/").status == 200)
+        #expect(try await web.get("/fragment").status == 200)
+        #expect(try await web.get("/api/v1/status").status == 200)
+        #expect(await simulator.requests(matching: "/coingecko").isEmpty, "a view asked the price API")
+        await simulator.stop()
     }
 
     @Test("with a token every route but /healthz needs it; a browser gets a cookie from /?token=")

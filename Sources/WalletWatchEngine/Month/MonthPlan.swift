@@ -11,7 +11,7 @@ public struct PlanLine: Hashable, Sendable {
 extension Engine {
     /// The plan of `month`: frozen once it started, else recomputed now from every active
     /// goal (required = what is missing / months left) and the user's custom amounts and skips.
-    public func plan(for month: MonthLabel) async throws -> (lines: [PlanLine], frozen: Bool, warnings: [String]) {
+    public func plan(for month: MonthLabel, refreshRates: RateRefresh = .ifNeeded) async throws -> (lines: [PlanLine], frozen: Bool, warnings: [String]) {
         if let record = try database.executionRecord(for: month), record.state != .draft,
            let snapshot = try database.snapshot(recordID: record.id) {
             let goals = Dictionary(uniqueKeysWithValues: try database.goals().map { ($0.id!, $0) })
@@ -23,7 +23,7 @@ extension Engine {
             return (lines, true, [])
         }
         let overviews = try database.goalOverviews().filter { $0.goal.status == .active }
-        let (progress, warnings) = await goalProgress(overviews)
+        let (progress, warnings) = await goalProgress(overviews, refreshRates: refreshRates)
         let overrides = try database.planOverrides(for: month)
         let lines = overviews.map { overview in
             let goal = overview.goal

@@ -136,7 +136,7 @@ extension Engine {
     }
 
     private func draftStatus(month: MonthLabel, display: Currency, refreshRates: RateRefresh) async throws -> MonthStatus {
-        let plan = try await self.plan(for: month)
+        let plan = try await self.plan(for: month, refreshRates: refreshRates)
         let pairs = Set(plan.lines.map { CurrencyPair(base: $0.goal.currency, quote: display) })
         let rates = await self.rates(for: pairs, refresh: refreshRates)
         var trail = ConversionTrail(table: rates.table)

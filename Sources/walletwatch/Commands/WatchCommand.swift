@@ -37,7 +37,7 @@ struct WatchCommand: AsyncParsableCommand {
         defer { screen?.restore() }
         let events = WatchEvents(engine: engine, interactive: interactive)
         for await _ in events.stream {
-            let frame = TerminalDashboard.render(try await engine.dashboard(), width: Terminal.width() ?? 100)
+            let frame = TerminalDashboard.render(try await engine.dashboard(refreshRates: .never), width: Terminal.width() ?? 100)
             if let screen {
                 screen.draw(frame)
             } else {
@@ -48,8 +48,9 @@ struct WatchCommand: AsyncParsableCommand {
     }
 }
 
-/// What makes `watch` redraw: database changes, resizes, a tick for the ages; it ends on
-/// SIGINT, SIGTERM, or q.
+/// What makes `watch` redraw: database changes, resizes, a tick for the ages, fresh rates; it
+/// ends on SIGINT, SIGTERM, or q. Rates are refreshed here, beside the redraws, so that a slow
+/// or failing price API never holds a frame up.
 final class WatchEvents: @unchecked Sendable {
     let stream: AsyncStream<Void>
     private var sources: [DispatchSourceSignal] = []
@@ -67,6 +68,13 @@ final class WatchEvents: @unchecked Sendable {
                 continuation.yield()
             }
         })
+        tasks.append(Task {
+            while !Task.isCancelled {
+                _ = try? await engine.monthStatus(refreshRates: .ifNeeded)
+                continuation.yield()
+                try? await Task.sleep(for: .seconds(engine.config.rates.maxAgeSeconds))
+            }
+        })
         for (signal, ends) in [(SIGINT, true), (SIGTERM, true), (SIGHUP, true), (SIGWINCH, false)] {
             Foundation.signal(signal, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signal)
@@ -77,13 +85,14 @@ final class WatchEvents: @unchecked Sendable {
             sources.append(source)
         }
         if interactive {
-            // q quits; the terminal is in raw mode, so a key arrives at once.
-            tasks.append(Task.detached {
+            // q quits; the terminal is in raw mode, so a key arrives at once. A thread of its
+            // own: a read that blocks must not hold one of Swift's few cooperative threads.
+            Thread {
                 var byte: UInt8 = 0
                 while read(STDIN_FILENO, &byte, 1) == 1 {
                     if byte == UInt8(ascii: "q") || byte == 3 { continuation.finish(); return }
                 }
-            })
+            }.start()
         }
         continuation.onTermination = { [tasks] _ in tasks.forEach { $0.cancel() } }
     }
