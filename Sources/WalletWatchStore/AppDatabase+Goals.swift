@@ -64,10 +64,16 @@ extension AppDatabase {
     }
 
     /// Deletes a goal with its allocations, history and plans. Closed months keep their frozen
-    /// figures, which name the goal rather than point to it.
+    /// figures, which name the goal rather than point to it. A goal of the executing month is
+    /// refused: the month's figures walk its allocation history, and its targets at the start
+    /// would stay in them with nothing to say when they went (cancelling writes that down).
     public func deleteGoal(named name: String) throws -> Goal {
         try write { db in
             let goal = try Self.findGoal(db, named: name)
+            if let executing = try Row.fetchOne(db, sql: "SELECT * FROM execution_records WHERE status = 'executing'").map(Self.record),
+               executing.goalIDs.contains(goal.id!) {
+                throw Refusal("goal '\(goal.name)' is part of \(executing.month), which is executing; `walletwatch goal cancel \(goal.name)` frees its allocations now, and it can be deleted once the month is completed")
+            }
             try goal.delete(db)
             try Self.bumpChangeCounter(db)
             return goal

@@ -122,6 +122,13 @@ struct MonthCLITests {
         let raisedBy = try #require(jar["amount"] as? Int)
         #expect(raisedBy > 0 && raisedBy <= 40_000)
         #expect((jar["allocations"] as? [String: Any])?["Trip"] as? Int == 60_000 + raisedBy)
+
+        // A goal of the executing month cannot be deleted (its targets at the start would stay
+        // in the month's figures); cancelling is the way, and nothing changed.
+        let delete = try await later.run("goal", "delete", "Trip")
+        #expect(delete.status == 65)
+        #expect(delete.stderr.contains("part of 2026-11, which is executing") && delete.stderr.contains("goal cancel Trip"), "\(delete.stderr)")
+        #expect(try await later.run("goal", "show", "Trip").status == 0)
     }
 
     @Test("a deposit suggestion is converted into the dedicated asset's currency; a frozen plan refuses changes")
