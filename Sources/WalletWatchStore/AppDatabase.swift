@@ -26,11 +26,15 @@ public struct AppDatabase: Sendable {
     }
 
     /// Opens (creating when needed, with mode 0600) the database file at `path`.
-    public static func open(path: String) throws -> AppDatabase {
+    /// - parameter busyTimeoutSeconds: how long a write waits for another process's write
+    ///   transaction before failing with "database is locked". An ingest holds its transaction
+    ///   while the last of a barkd history streams in, which the HTTP timeout bounds: the config
+    ///   passes that timeout plus a margin.
+    public static func open(path: String, busyTimeoutSeconds: Int = defaultBusyTimeoutSeconds) throws -> AppDatabase {
         _ = tuneSQLite
         do {
             try createPrivateFile(path)
-            let pool = try DatabasePool(path: path, configuration: makeConfiguration())
+            let pool = try DatabasePool(path: path, configuration: makeConfiguration(busyTimeoutSeconds: busyTimeoutSeconds))
             return try AppDatabase(pool)
         } catch let error as StoreError {
             throw error
@@ -53,13 +57,16 @@ public struct AppDatabase: Sendable {
         _ = walletwatch_sqlite_disable_memory_statistics()
     }()
 
+    /// How long a write waits for another's transaction unless told otherwise.
+    public static let defaultBusyTimeoutSeconds = 30
+
     /// Foreign keys on, and a busy timeout so that a command and a running daemon wait for each
     /// other instead of failing with "database is locked". GRDB opens write transactions with
     /// BEGIN IMMEDIATE, so a write never has to upgrade a read lock (which no timeout can fix).
-    public static func makeConfiguration() -> Configuration {
+    public static func makeConfiguration(busyTimeoutSeconds: Int = defaultBusyTimeoutSeconds) -> Configuration {
         var config = Configuration()
         config.foreignKeysEnabled = true
-        config.busyMode = .timeout(30)
+        config.busyMode = .timeout(TimeInterval(busyTimeoutSeconds))
         config.label = "walletwatch"
         return config
     }

@@ -22,7 +22,9 @@ struct CommandContext {
     ///   would repeat them).
     static func load(_ options: GlobalOptions, label: String = "walletwatch", logLevel: Logger.Level = .critical) throws -> CommandContext {
         let config = try loadConfig(options)
-        let database = try AppDatabase.open(path: config.database)
+        // Longer than any ingest can hold its write transaction (see AppDatabase.open).
+        let database = try AppDatabase.open(path: config.database,
+                                            busyTimeoutSeconds: AppDatabase.defaultBusyTimeoutSeconds + config.http.timeoutSeconds)
         let clock = try WallClock.fromEnvironment()
         var logger = Logger(label: label)
         logger.logLevel = LogSetup.configuredLevel ?? logLevel
