@@ -12,6 +12,9 @@ final class MetricsExporter: Sendable {
     private let registry = PrometheusCollectorRegistry()
     /// Counters only go up: the totals already emitted, to add only what is new.
     private let emitted = Mutex<[String: Int64]>([:])
+    /// The goal gauges of the last scrape, so that a goal gone from the month (skipped,
+    /// deleted, the next month started) disappears instead of repeating its last value.
+    private let goalGauges = Mutex<[String: Gauge]>([:])
 
     func render(_ engine: Engine) async throws -> String {
         for totals in try engine.database.ingestRunTotals() {
@@ -33,12 +36,19 @@ final class MetricsExporter: Sendable {
         registry.makeGauge(name: "walletwatch_transactions_stored", help: "Transactions in the ledger.")
             .set(Double(try engine.database.transactionCount()))
         let status = try await engine.monthStatus(refreshRates: .never)
+        var gauges: [String: Gauge] = [:]
         for goal in status.goals {
             let figures = goal.figures
-            registry.makeGauge(name: "walletwatch_goal_month_progress_ratio", labels: [("goal", goal.name)],
-                               help: "What a goal received this month divided by what was planned (1 when nothing was planned).")
-                .set(figures.planned == 0 ? 1 : Double(figures.contributed) / Double(figures.planned))
+            let gauge = registry.makeGauge(name: "walletwatch_goal_month_progress_ratio", labels: [("goal", goal.name)],
+                                           help: "What a goal received this month divided by what was planned (1 when nothing was planned).")
+            gauge.set(figures.planned == 0 ? 1 : Double(figures.contributed) / Double(figures.planned))
+            gauges[goal.name] = gauge
         }
+        let gone = goalGauges.withLock { previous in
+            defer { previous = gauges }
+            return previous.filter { gauges[$0.key] == nil }.map(\.value)
+        }
+        for gauge in gone { registry.unregisterGauge(gauge) }
         return registry.emitToString()
     }
 

@@ -176,6 +176,15 @@ struct WebTests {
         try await database.recordIngestFailure(source: "ark", startedAt: now, finishedAt: now, error: "boom")
         let later = String(decoding: try await web.get("/metrics").body, as: UTF8.self)
         #expect(later.contains(#"walletwatch_ingest_failures_total{source="ark"} 2"#))
+
+        // Goal progress this month: nothing received yet of what is planned; a goal that
+        // leaves the month leaves the metrics too.
+        _ = try database.createGoal(name: "House", currency: .usd, target: 100_000, deadline: Day("2027-06-30"), now: now)
+        let withGoal = String(decoding: try await web.get("/metrics").body, as: UTF8.self)
+        #expect(withGoal.contains(#"walletwatch_goal_month_progress_ratio{goal="House"} 0"#), "\(withGoal)")
+        _ = try database.deleteGoal(named: "House")
+        let withoutGoal = String(decoding: try await web.get("/metrics").body, as: UTF8.self)
+        #expect(!withoutGoal.contains(#"goal="House""#), "\(withoutGoal)")
     }
 
     @Test("the page shows goals with bars, assets, and transactions with tags, escaped")
