@@ -10,6 +10,15 @@ public struct RateState: Sendable {
     public let warnings: [String]
 }
 
+/// A figure needs an exchange rate that is neither stored nor to be had from the provider
+/// (exit 1). Freezing a month with such a figure would freeze a zero in its place.
+public struct RateUnavailable: Classified, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+    public var kind: ErrorKind { .runtime }
+}
+
 extension Engine {
     /// When to ask the rate provider.
     public enum RateRefresh: Sendable {

@@ -131,6 +131,35 @@ struct MonthCLITests {
         #expect(try await later.run("goal", "show", "Trip").status == 0)
     }
 
+    /// Trip is in JPY, funded by BTC; the static rates know USD and EUR only. Nothing can say
+    /// what Trip still needs or what it received: the month is not started or completed on a
+    /// figure that counts the BTC as nothing. A custom amount needs no rate.
+    @Test("start and complete refuse to freeze a figure that needs a missing rate (exit 1); a custom amount needs none")
+    func missingRateFreezesNothing() async throws {
+        writeConfig()
+        let october = cli("2026-10-15T12:00:00Z")
+        for arguments in [["asset", "add", "Stack", "--currency", "BTC"], ["tx", "add", "Stack", "0.1"],
+                          ["goal", "add", "Trip", "--currency", "JPY", "--target", "1000000", "--deadline", "2027-03-31"],
+                          ["allocate", "Stack", "Trip=100%"]] {
+            let result = try await october.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        let november = cli("2026-11-02T08:00:00Z")
+        let start = try await november.run("month", "start")
+        #expect(start.status == 1)
+        #expect(start.stderr.contains("no exchange rate for BTC to JPY") && start.stderr.contains("month plan set Trip"), "\(start.stderr)")
+        #expect(try await november.run("month", "status", "--json").object?["state"] as? String == "draft")
+        #expect(try await november.run("month", "plan", "set", "Trip", "50000").status == 0)
+        #expect(try await november.run("month", "start").status == 0)
+        // A deposit that Rule 1 gives Trip: 0.01 BTC, which no rate turns into yen.
+        #expect(try await cli("2026-11-05T08:00:00Z").run("tx", "add", "Stack", "0.01").status == 0)
+        let later = cli("2026-11-28T08:00:00Z")
+        let complete = try await later.run("month", "complete")
+        #expect(complete.status == 1)
+        #expect(complete.stderr.contains("no exchange rate BTC/JPY") && complete.stderr.contains("goal 'Trip'"), "\(complete.stderr)")
+        #expect(try await later.run("month", "status", "--json").object?["state"] as? String == "executing", "nothing was frozen")
+    }
+
     @Test("a deposit suggestion is converted into the dedicated asset's currency; a frozen plan refuses changes")
     func deposit() async throws {
         // House planned 2000.00 instead of 362.50: 2000 - 550 = 1450.00 USD remain, which is

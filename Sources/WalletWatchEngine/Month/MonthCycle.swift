@@ -27,6 +27,11 @@ extension Engine {
             warnings.append("started without the latest data of source '\(report.source)' (\(report.error ?? "failed")); transactions it reports later but dated before the start still count as before it")
         }
         let plan = try await self.plan(for: month)
+        // A required amount computed without a rate would be frozen too high for the month.
+        let unknown = plan.lines.filter { !$0.missingRates.isEmpty && !$0.plan.skipped && $0.plan.custom == nil }
+        if let first = unknown.first {
+            throw RateUnavailable("no exchange rate for \(first.missingRates.map(\.code).joined(separator: ", ")) to \(first.goal.currency.code): what goal '\(first.goal.name)' still needs cannot be computed, and starting would freeze it; refresh rates (`walletwatch rates --refresh`) or set its amount (`walletwatch month plan set \(first.goal.name) AMOUNT`)")
+        }
         let display = try displayCurrency()
         let rates = await self.rates(for: Set(plan.lines.map { CurrencyPair(base: $0.goal.currency, quote: display) }))
         warnings += plan.warnings + rates.warnings
@@ -51,6 +56,11 @@ extension Engine {
             throw Refusal("no month is executing; `walletwatch month start` starts the current one")
         }
         let status = try await monthStatus(month: record.month)
+        // A contribution that could not be converted would be frozen as nothing.
+        if let goal = status.goals.first(where: { $0.parts.contains { $0.converted == nil } }),
+           let part = goal.parts.first(where: { $0.converted == nil }) {
+            throw RateUnavailable("no exchange rate \(part.assetCurrency.code)/\(goal.currency.code): what '\(part.assetName)' gave goal '\(goal.name)' this month cannot be converted, and completing would freeze it as nothing; refresh rates (`walletwatch rates --refresh`) and complete again")
+        }
         let now = clock.now
         let rates = try database.latestRates().map {
             CompletedExecutionData.FrozenRate(base: $0.pair.base, quote: $0.pair.quote, rate: "\($0.rate)", fetchedAt: $0.fetchedAt, provider: $0.provider)

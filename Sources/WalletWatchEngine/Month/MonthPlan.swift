@@ -6,6 +6,9 @@ public struct PlanLine: Hashable, Sendable {
     public let goal: Goal
     public let plan: Planner.Plan
     public var planned: Int64 { plan.planned }
+    /// Asset currencies whose share of the goal could not be converted (no rate): `required`
+    /// counts them as nothing, so it is an upper bound until a rate is known.
+    public var missingRates: [Currency] = []
 }
 
 extension Engine {
@@ -31,7 +34,8 @@ extension Engine {
             let required = Planner.required(target: goal.target, funded: progress[goal.id!]?.funded ?? 0,
                                             deadline: goal.deadline, current: month)
             return PlanLine(goal: goal, plan: Planner.Plan(goalID: goal.id!, required: required, custom: override?.custom,
-                                                           skipped: override?.skipped ?? false))
+                                                           skipped: override?.skipped ?? false),
+                            missingRates: progress[goal.id!]?.missingRates ?? [])
         }
         return (lines, false, warnings)
     }
