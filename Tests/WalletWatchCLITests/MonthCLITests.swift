@@ -131,6 +131,29 @@ struct MonthCLITests {
         #expect(try await later.run("goal", "show", "Trip").status == 0)
     }
 
+    /// Two BTC wallets each dedicated to House receive 1,000,010 sat in November. At 65000
+    /// USD/BTC each is 650.0065 USD, 650.01 rounded alone; together 2,000,020 sat are
+    /// 1300.013, 1300.01 rounded once, as `goal show` adds a goal's assets up.
+    @Test("a goal's contributions are added per currency and converted once")
+    func contributionsRoundedOnce() async throws {
+        writeConfig()
+        let october = cli("2026-10-15T12:00:00Z")
+        for arguments in [["asset", "add", "A", "--currency", "BTC"], ["asset", "add", "B", "--currency", "BTC"],
+                          ["tx", "add", "A", "0.1"], ["tx", "add", "B", "0.1"],
+                          ["goal", "add", "House", "--currency", "USD", "--target", "20000", "--deadline", "2027-06-30"],
+                          ["allocate", "A", "House=100%"], ["allocate", "B", "House=100%"]] {
+            let result = try await october.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        #expect(try await cli("2026-11-02T08:00:00Z").run("month", "start").status == 0)
+        let november = cli("2026-11-05T08:00:00Z")
+        #expect(try await november.run("tx", "add", "A", "0.0100001").status == 0)
+        #expect(try await november.run("tx", "add", "B", "0.0100001").status == 0)
+        let status = try #require(try await november.run("month", "status", "--json").object)
+        let house = try #require((status["goals"] as? [[String: Any]])?.first)
+        #expect(house["contributed"] as? Int == 130_001)
+    }
+
     /// Trip is in JPY, funded by BTC; the static rates know USD and EUR only. Nothing can say
     /// what Trip still needs or what it received: the month is not started or completed on a
     /// figure that counts the BTC as nothing. A custom amount needs no rate.

@@ -183,7 +183,11 @@ extension Engine {
             }
         }
         let goals = snapshot.goals.map { planned in
-            let contributed = (parts[planned.goalID] ?? []).reduce(0) { $0 + ($1.converted ?? 0) }
+            // Summed per asset currency and each sum converted once, as `goal show` adds up a
+            // goal's funded amount: two BTC assets give one rounding, not two.
+            let goalParts = parts[planned.goalID] ?? []
+            let contributed = trail.total(goalParts.map { ($0.contribution.total, $0.assetCurrency) }, in: planned.currency)
+                ?? goalParts.reduce(0) { $0 + ($1.converted ?? 0) }
             let figures = GoalMonthFigures(planned: planned.planned, contributed: contributed)
             return MonthStatus.GoalLine(goalID: planned.goalID, name: planned.name, currency: planned.currency, figures: figures,
                                         remainingDisplay: trail.convert(figures.remaining, from: planned.currency, to: display),
