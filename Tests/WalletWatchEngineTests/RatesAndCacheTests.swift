@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 import WalletWatchCore
@@ -72,6 +73,23 @@ struct RatesAndCacheTests {
         try await database.saveRates([ExchangeRate(pair: CurrencyPair(base: .btc, quote: .usd), rate: 67000, fetchedAt: .at("2026-11-03T00:00:00Z"), provider: "test")])
         _ = try await later.monthStatus()
         #expect(later.progressCache.computations == 3, "a move over 1% drops it")
+
+        // The same engine (a daemon) as time passes: once the rates are older than
+        // max_age_seconds the status says so, as a fresh process would; a refresh under 1%
+        // then makes them fresh again. A BTC wallet's deposit makes the month need BTC/USD.
+        _ = try database.createManualAsset(name: "Stack", currency: .btc, now: .at("2026-11-03T00:00:00Z"))
+        _ = try database.allocate(assetName: "Stack", assignments: [("House", "100%")], now: .at("2026-11-03T00:00:00Z"))
+        _ = try database.addManualTransaction(assetName: "Stack", amount: "0.01", date: .at("2026-11-03T00:00:30Z"), note: nil, now: .at("2026-11-03T00:00:30Z"))
+        let clock = Mutex(Instant.at("2026-11-03T00:01:00Z"))
+        var config = later.config
+        config.rates.maxAgeSeconds = 300
+        let daemon = Engine(database: database, config: config, clock: WallClock { clock.withLock { $0 } }, http: later.http, logger: later.logger)
+        #expect(try await daemon.monthStatus(refreshRates: .never).ratesStale == false)
+        clock.withLock { $0 = .at("2026-11-03T00:10:00Z") }
+        #expect(try await daemon.monthStatus(refreshRates: .never).ratesStale == true, "the rates grew stale")
+        try await database.saveRates([ExchangeRate(pair: CurrencyPair(base: .btc, quote: .usd), rate: 67100, fetchedAt: .at("2026-11-03T00:10:00Z"), provider: "test")])
+        let refreshed = try await daemon.monthStatus(refreshRates: .never)
+        #expect(refreshed.ratesStale == false && refreshed.ratesAsOf == .at("2026-11-03T00:10:00Z"), "refreshed under 1%")
     }
 }
 

@@ -80,7 +80,9 @@ struct ConversionTrail {
 
 /// The last computed status of the executing month, reused while nothing changed: dropped
 /// when the change counter moves (a transaction, allocation, goal or plan changed) or a rate
-/// moved by more than 1% since it was computed.
+/// moved by more than 1% since it was computed. Whether the rates are stale is told as it is
+/// now: a status computed with fresh rates is dropped once they grew too old, and one computed
+/// with stale rates once they were refreshed, so that every process says the same.
 public final class ProgressCache: Sendable {
     private struct Entry: Sendable {
         let recordID: Int64
@@ -102,6 +104,11 @@ public final class ProgressCache: Sendable {
         entry.withLock { entry in
             guard let entry, entry.recordID == recordID, entry.counter == counter, entry.displayCurrency == displayCurrency,
                   !rates.movedMoreThan(0.01, since: entry.rates) else { return nil }
+            if entry.status.ratesStale {
+                guard rates.rates == entry.rates.rates else { return nil }
+            } else if let asOf = entry.status.ratesAsOf, rates.now.seconds(since: asOf) > rates.maxAgeSeconds {
+                return nil
+            }
             return entry.status
         }
     }
