@@ -147,13 +147,15 @@ extension Engine {
     private func ingestEsplora(_ source: SourceConfig, full: Bool) async throws -> (IngestCounts, [String], Int?) {
         let client = EsploraClient(source: source.name, baseURL: source.url, http: http)
         let known = try await database.confirmedTxids(source: source.name, kind: .addresses)
-        let sync = try await client.sync(addresses: source.addresses, knownConfirmed: known, full: full)
+        let synced = try await database.syncedAddresses(source: source.name)
+        let sync = try await client.sync(addresses: source.addresses, knownConfirmed: known, synced: synced, full: full)
         let now = clock.now
         let counts = try await database.ingest(source: source.name, startedAt: now, now: now) { session in
             let asset = try session.asset(kind: .addresses, name: source.asset ?? source.name)
             try session.save(sync.balance)
             try session.record(sync.transactions, assetID: asset)
             try session.markVanished(assetID: asset)
+            try session.markSynced(addresses: source.addresses)
             if let tip = sync.tipHeight { try session.saveTip(tip) }
         }
         return (counts, [], sync.requests)

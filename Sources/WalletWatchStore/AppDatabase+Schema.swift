@@ -8,6 +8,18 @@ extension AppDatabase {
         migrator.registerMigration("v1-data-model") { db in
             for statement in Schema.version1 { try db.execute(sql: statement) }
         }
+        // The addresses each Esplora source has synced completely: only those may stop paging
+        // at the first known transaction (an address added later pages its whole history once).
+        migrator.registerMigration("v2-esplora-synced-addresses") { db in
+            try db.execute(sql: """
+                CREATE TABLE esplora_synced_addresses (
+                    source TEXT NOT NULL,
+                    address TEXT NOT NULL,
+                    synced_at TEXT NOT NULL,
+                    PRIMARY KEY (source, address)
+                )
+                """)
+        }
         return migrator
     }
 

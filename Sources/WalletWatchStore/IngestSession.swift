@@ -72,6 +72,16 @@ public struct IngestSession {
         try OnchainBalanceRow(source: source, balance: balance, lastUpdated: now).upsert(db)
     }
 
+    /// Records that these addresses' histories are stored whole as of this pass.
+    public func markSynced(addresses: [String]) throws {
+        for address in addresses {
+            try db.execute(sql: """
+                INSERT INTO esplora_synced_addresses (source, address, synced_at) VALUES (?, ?, ?)
+                ON CONFLICT(source, address) DO UPDATE SET synced_at = excluded.synced_at
+                """, arguments: [source, address, now])
+        }
+    }
+
     /// Stores the chain tip the source reported.
     public func saveTip(_ height: Int64) throws {
         try db.execute(sql: """
@@ -188,6 +198,13 @@ extension AppDatabase {
             try db.execute(sql: """
                 INSERT INTO ingest_runs (source, started_at, finished_at, ok, error) VALUES (?, ?, ?, 0, ?)
                 """, arguments: [source, startedAt, finishedAt, error])
+        }
+    }
+
+    /// The addresses of an Esplora source whose histories an earlier pass stored whole.
+    public func syncedAddresses(source: String) async throws -> Set<String> {
+        try await read { db in
+            try String.fetchSet(db, sql: "SELECT address FROM esplora_synced_addresses WHERE source = ?", arguments: [source])
         }
     }
 

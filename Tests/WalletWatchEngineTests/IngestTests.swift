@@ -78,6 +78,43 @@ struct IngestTests {
         #expect(full.counts == IngestCounts())
     }
 
+    /// An address added to a source later, whose newest transaction the source already knows
+    /// (a transfer from an address it watched): its older history is not stored, so it must be
+    /// paged through once, not stopped at that known transaction.
+    @Test("an address added to an Esplora source pages its whole history once, though its newest transaction is known")
+    func addedAddress() async throws {
+        let world = try await SimulatedWorld()
+        let watched = SimulatedWorld.esploraAddresses[0]
+        let added = "bc1qaddedlater0000000000000000000000000000"
+        for index in 0..<30 {
+            try await world.simulator.addEsploraTransaction(EsploraTxSpec(
+                txid: String(format: "%064x", 0xadd000 + index), inputs: [], outputs: [EsploraTxIO(address: added, value: 1000 + Int64(index))],
+                fee: 150, blockHeight: 860_000 + index, blockTime: 1_790_000_000 + Int64(index) * 600))
+        }
+        let transfer = String(repeating: "cd", count: 32)
+        try await world.simulator.addEsploraTransaction(EsploraTxSpec(
+            txid: transfer, inputs: [], outputs: [EsploraTxIO(address: watched, value: 5000), EsploraTxIO(address: added, value: 6000)],
+            fee: 150, blockHeight: 869_999, blockTime: 1_795_250_000))
+        func cold(_ addresses: [String]) -> [SourceConfig] {
+            [SourceConfig(name: "cold", kind: .esplora, url: world.simulator.esploraURL, asset: "Cold storage", addresses: addresses, intervalSeconds: 600)]
+        }
+        let first = try await world.engine(sources: cold([watched])).ingest(sources: ["cold"])[0]
+        #expect(first.ok, "\(first.error ?? "")")
+        let second = try await world.engine(now: "2026-11-21T12:10:00Z", sources: cold([watched, added])).ingest(sources: ["cold"])[0]
+        #expect(second.ok, "\(second.error ?? "")")
+        #expect(second.counts.new == 30, "every transaction of the added address: \(second.counts)")
+        let stored = Set(try world.database.transactions(TransactionFilter(asset: "Cold storage")).map(\.transaction.txid))
+        #expect((0..<30).allSatisfy { stored.contains(String(format: "%064x", 0xadd000 + $0)) })
+        // From then on it is synced like the others: one new transaction, two requests an address.
+        try await world.simulator.addEsploraTransaction(EsploraTxSpec(
+            txid: String(repeating: "ef", count: 32), inputs: [], outputs: [EsploraTxIO(address: added, value: 7000)], fee: 150,
+            blockHeight: 870_001, blockTime: 1_795_260_000))
+        await world.simulator.resetRequests()
+        let third = try await world.engine(now: "2026-11-21T12:20:00Z", sources: cold([watched, added])).ingest(sources: ["cold"])[0]
+        #expect(third.counts.new == 1)
+        #expect(await world.simulator.requests(matching: "/esplora").count <= 4)
+    }
+
     @Test("a single 429 with Retry-After is retried and the ingest succeeds")
     func rateLimitedOnce() async throws {
         let world = try await SimulatedWorld()

@@ -37,11 +37,14 @@ public struct EsploraClient: Sendable {
 
     /// Syncs the addresses of one asset.
     ///
-    /// Paging stops at the first page that reaches a confirmed transaction already stored
-    /// (`knownConfirmed`): passes are stored whole or not at all, so everything older was
-    /// stored by an earlier pass. One new transaction therefore costs two requests an address
-    /// (its summary and its first page). `full` pages through the whole history regardless.
-    public func sync(addresses: [String], knownConfirmed: Set<String>, full: Bool) async throws -> EsploraSync {
+    /// For an address an earlier pass synced whole (`synced`), paging stops at the first page
+    /// that reaches a confirmed transaction already stored (`knownConfirmed`): passes are stored
+    /// whole or not at all, so everything older was stored by an earlier pass. One new
+    /// transaction therefore costs two requests an address (its summary and its first page).
+    /// Any other address (new in the config) pages through its whole history: a transaction it
+    /// shares with another address may be known without its older ones being stored. `full`
+    /// pages through every address's whole history.
+    public func sync(addresses: [String], knownConfirmed: Set<String>, synced: Set<String>, full: Bool) async throws -> EsploraSync {
         let addressSet = Set(addresses)
         var requests = 0
         var confirmed: Int64 = 0
@@ -53,6 +56,7 @@ public struct EsploraClient: Sendable {
             requests += 1
             confirmed += summary.chain.delta
             mempoolDelta += summary.mempool.delta
+            let incremental = !full && synced.contains(address)
             var lastSeen: String? = nil
             while true {
                 let page = try await self.transactions(of: address, after: lastSeen)
@@ -69,7 +73,7 @@ public struct EsploraClient: Sendable {
                         transactions.append(transaction.observed(for: addressSet))
                     }
                 }
-                if confirmedInPage < Self.pageSize || (reachedKnown && !full) { break }
+                if confirmedInPage < Self.pageSize || (reachedKnown && incremental) { break }
             }
         }
         guard confirmed >= 0 else {
