@@ -87,6 +87,19 @@ struct BarkdDecodingTests {
         }
     }
 
+    @Test("a wallet VTXO needs every documented field and a known state")
+    func vtxo() throws {
+        let documented = #"{"id": "ab:0", "amount_sat": 5000, "policy_type": "pubkey", "user_pubkey": "02aa", "server_pubkey": "03bb", "expiry_height": 870100, "exit_delta": 144, "exit_depth": 2, "chain_anchor": "cd:1", "state": {"type": "locked", "movement_id": 3}}"#
+        func read(_ text: String) throws -> VTXO { try JSONReader.read(Array(text.utf8), BarkdDecoding.vtxo) }
+        func failure(_ text: String) -> String? { do { _ = try read(text); return nil } catch { return "\(error)" } }
+        let vtxo = try read(documented)
+        #expect(vtxo.state == "locked" && vtxo.expiryHeight == 870_100 && vtxo.amount == 5000)
+        #expect(failure(documented.replacingOccurrences(of: "\"locked\"", with: "\"spendabel\""))?.contains("'spendabel' is not a VTXO state") == true)
+        #expect(failure(documented.replacingOccurrences(of: "\"chain_anchor\"", with: "\"anchor\""))?.contains("'chain_anchor' is missing") == true)
+        #expect(failure(documented.replacingOccurrences(of: "\"exit_delta\": 144", with: "\"exit_delta\": 70000"))?.contains("exit_delta") == true)
+        #expect(failure(documented.replacingOccurrences(of: "\"user_pubkey\"", with: "\"user_key\""))?.contains("'user_pubkey' is missing") == true)
+    }
+
     @Test("subsystems map to transaction types; an unknown one is ark and reported, never a failure", arguments: [
         ("bark.arkoor", TransactionType.ark), ("bark.round", .ark), ("bark.lightning_send", .lightning),
         ("bark.lightning_receive", .lightning), ("bark.board", .board), ("bark.offboard", .offboard), ("bark.exit", .exit),

@@ -191,24 +191,50 @@ enum BarkdDecoding {
         return WalletTransaction(txid: txid, balanceChange: change, confirmationHeight: height, fee: fee)
     }
 
+    /// The states a VTXO can be in (`VtxoStateInfo`).
+    static let vtxoStates: Set<String> = ["spendable", "spent", "exited", "locked"]
+
+    /// `WalletVtxoInfo`: a `VtxoInfo` with its wallet `state`. Fields walletwatch does not keep
+    /// are still required as documented, so that an answer of another shape is refused.
     static func vtxo(_ reader: inout JSONReader) throws -> VTXO {
         var id: String?
-        var amount, expiry: Int64?
+        var amount, expiry, exitDelta: Int64?
         var state: String?
+        var policy = false, userKey = false, serverKey = false, anchor = false
         try reader.readObject { reader, key in
             if key.is("id") { id = try reader.readString() }
             else if key.is("amount_sat") { amount = try reader.readSats() }
             else if key.is("expiry_height") { expiry = try reader.readNonNegativeInt64() }
+            else if key.is("exit_delta") {
+                let value = try reader.readNonNegativeInt64()
+                guard value <= Int64(UInt16.max) else { throw reader.error("\(value) is larger than a 16-bit block count") }
+                exitDelta = value
+            }
+            else if key.is("policy_type") { _ = try reader.readString(); policy = true }
+            else if key.is("user_pubkey") { _ = try reader.readString(); userKey = true }
+            else if key.is("server_pubkey") { _ = try reader.readString(); serverKey = true }
+            else if key.is("chain_anchor") { _ = try reader.readString(); anchor = true }
             else if key.is("state") {
                 try reader.readObject { reader, key in
-                    if key.is("type") { state = try reader.readString() } else { try reader.skipValue() }
+                    if key.is("type") {
+                        let text = try reader.readString()
+                        guard vtxoStates.contains(text) else {
+                            throw reader.error("'\(text.prefix(40))' is not a VTXO state (\(vtxoStates.sorted().joined(separator: ", ")))")
+                        }
+                        state = text
+                    } else { try reader.skipValue() }
                 }
                 guard state != nil else { throw reader.missing("type") }
             } else { try reader.skipValue() }
         }
         guard let id else { throw reader.missing("id") }
         guard let amount else { throw reader.missing("amount_sat") }
+        guard policy else { throw reader.missing("policy_type") }
+        guard userKey else { throw reader.missing("user_pubkey") }
+        guard serverKey else { throw reader.missing("server_pubkey") }
         guard let expiry else { throw reader.missing("expiry_height") }
+        guard exitDelta != nil else { throw reader.missing("exit_delta") }
+        guard anchor else { throw reader.missing("chain_anchor") }
         guard let state else { throw reader.missing("state") }
         return VTXO(id: id, amount: amount, expiryHeight: expiry, state: state)
     }
