@@ -100,6 +100,16 @@ struct BarkdDecodingTests {
         #expect(failure(documented.replacingOccurrences(of: "\"user_pubkey\"", with: "\"user_key\""))?.contains("'user_pubkey' is missing") == true)
     }
 
+    @Test("ark-info needs every documented field, also those walletwatch does not keep")
+    func arkInfo() throws {
+        let documented = #"{"network": "bitcoin", "server_pubkey": "02aa", "mailbox_pubkey": "03bb", "round_interval": "30s", "nb_round_nonces": 8, "vtxo_exit_delta": 144, "htlc_send_expiry_delta": 10, "htlc_expiry_delta": 6, "max_vtxo_amount": null, "required_board_confirmations": 1, "max_user_invoice_cltv_delta": 200, "min_board_amount_sat": 1000, "offboard_feerate_sat_per_kvb": 2000, "ln_receive_anti_dos_required": false, "fees": {}, "max_vtxo_exit_depth": 12, "max_offboard_inputs": 20, "vtxo_expiry_delta": 4320}"#
+        func read(_ text: String) throws -> ArkServerInfo { try JSONReader.read(Array(text.utf8), BarkdDecoding.arkInfo) }
+        #expect(try read(documented).vtxoExpiryDelta == 4320)
+        do { _ = try read(documented.replacingOccurrences(of: "\"fees\"", with: "\"fee_schedule\"")); Issue.record("accepted") } catch {
+            #expect("\(error)".contains("'fees' is missing"), "\(error)")
+        }
+    }
+
     @Test("subsystems map to transaction types; an unknown one is ark and reported, never a failure", arguments: [
         ("bark.arkoor", TransactionType.ark), ("bark.round", .ark), ("bark.lightning_send", .lightning),
         ("bark.lightning_receive", .lightning), ("bark.board", .board), ("bark.offboard", .offboard), ("bark.exit", .exit),

@@ -254,16 +254,29 @@ enum BarkdDecoding {
         return UTXO(outpoint: outpoint, amount: amount, confirmationHeight: height)
     }
 
+    /// `ArkInfo`'s required fields that walletwatch does not keep: present, whatever their value.
+    static let arkInfoRequired: [String] = [
+        "mailbox_pubkey", "nb_round_nonces", "vtxo_exit_delta", "htlc_send_expiry_delta", "htlc_expiry_delta", "max_vtxo_amount",
+        "required_board_confirmations", "max_user_invoice_cltv_delta", "min_board_amount_sat", "offboard_feerate_sat_per_kvb",
+        "ln_receive_anti_dos_required", "fees", "max_vtxo_exit_depth", "max_offboard_inputs",
+    ]
+
     static func arkInfo(_ reader: inout JSONReader) throws -> ArkServerInfo {
         var network, pubkey, interval: String?
         var expiry: Int64?
+        var present: Set<String> = []
         try reader.readObject { reader, key in
             if key.is("network") { network = try reader.readString() }
             else if key.is("server_pubkey") { pubkey = try reader.readString() }
             else if key.is("round_interval") { interval = try reader.readString() }
             else if key.is("vtxo_expiry_delta") { expiry = try reader.readNonNegativeInt64() }
-            else { try reader.skipValue() }
+            else {
+                let name = key.string
+                if arkInfoRequired.contains(name) { present.insert(name) }
+                try reader.skipValue()
+            }
         }
+        if let absent = arkInfoRequired.first(where: { !present.contains($0) }) { throw reader.missing(absent) }
         guard let network else { throw reader.missing("network") }
         guard let pubkey else { throw reader.missing("server_pubkey") }
         guard let interval else { throw reader.missing("round_interval") }
