@@ -131,6 +131,55 @@ struct MonthCLITests {
         #expect(try await later.run("goal", "show", "Trip").status == 0)
     }
 
+    /// House USD 10000 by 2027-06, 600 allocated: (10000 - 600) / 8 months = 1175.00 required.
+    @Test("settings, plan skip, set and reset, and undo-start within the grace window")
+    func settingsAndPlanChoices() async throws {
+        writeConfig()
+        let october = cli("2026-10-15T08:00:00Z")
+        for arguments in [["asset", "add", "Cash", "--currency", "USD"], ["tx", "add", "Cash", "1000"],
+                          ["goal", "add", "House", "--currency", "USD", "--target", "10000", "--deadline", "2027-06-30"],
+                          ["goal", "add", "Trip", "--currency", "EUR", "--target", "2000", "--deadline", "2026-12-31"],
+                          ["allocate", "Cash", "House=600", "Trip=300"]] {
+            let result = try await october.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        let now = cli("2026-11-02T08:00:00Z")
+        let defaults = try #require(try await now.run("settings", "list", "--json").object)
+        #expect(defaults["display_currency"] as? String == "USD" && defaults["undo_grace_hours"] as? String == "24" && defaults["time_zone"] as? String == "UTC")
+        for (key, value) in [("undo_grace_hours", "abc"), ("display_currency", "XYZ"), ("time_zone", "Mars/Base"), ("bogus", "1")] {
+            let refused = try await now.run("settings", "set", key, value)
+            #expect(refused.status == 64 && refused.stderr.hasPrefix("error: ") && refused.stderr.contains(value == "1" ? key : value), "\(key): \(refused.stderr)")
+        }
+        #expect(try await now.run("settings", "set", "undo_grace_hours", "2").status == 0)
+        #expect(try await now.run("settings", "get", "undo_grace_hours").stdout == "2\n")
+
+        func plan() async throws -> [String: (custom: Int?, skipped: Bool, planned: Int)] {
+            let lines = try #require(try await now.run("month", "plan", "--json").objects)
+            return Dictionary(uniqueKeysWithValues: lines.map { ($0["goal"] as! String, ($0["custom"] as? Int, $0["skipped"] as! Bool, $0["planned"] as! Int)) })
+        }
+        #expect(try await plan()["House"]?.planned == 117_500)
+        #expect(try await now.run("month", "plan", "skip", "Trip").status == 0)
+        #expect(try await now.run("month", "plan", "set", "House", "500").status == 0)
+        var chosen = try await plan()
+        #expect(chosen["Trip"]?.skipped == true && chosen["Trip"]?.planned == 0)
+        #expect(chosen["House"]?.custom == 50_000 && chosen["House"]?.planned == 50_000)
+        #expect(try await now.run("month", "plan", "reset", "Trip").status == 0)
+        #expect(try await now.run("month", "plan", "reset", "House").status == 0)
+        chosen = try await plan()
+        #expect(chosen["Trip"]?.skipped == false && chosen["House"]?.custom == nil && chosen["House"]?.planned == 117_500)
+
+        // Started, then undone within the 2 hours set above: back to a draft whose plan can change.
+        #expect(try await now.run("month", "start").status == 0)
+        let undo = try await cli("2026-11-02T09:59:00Z").run("month", "undo-start")
+        #expect(undo.status == 0, "\(undo.stderr)")
+        #expect(try await now.run("month", "status", "--json").object?["state"] as? String == "draft")
+        #expect(try await now.run("month", "plan", "set", "House", "400").status == 0)
+        // Past the window, undo is refused (exit 65) naming until when.
+        #expect(try await now.run("month", "start").status == 0)
+        let late = try await cli("2026-11-02T10:01:00Z").run("month", "undo-start")
+        #expect(late.status == 65 && late.stderr.contains("2026-11-02"), "\(late.stderr)")
+    }
+
     /// Two BTC wallets each dedicated to House receive 1,000,010 sat in November. At 65000
     /// USD/BTC each is 650.0065 USD, 650.01 rounded alone; together 2,000,020 sat are
     /// 1300.013, 1300.01 rounded once, as `goal show` adds a goal's assets up.
