@@ -158,6 +158,22 @@ struct ReportCLITests {
         #expect(line.contains("no rate") && !line.contains("0%"), "\(line)")
     }
 
+    @Test("rates --json lists each stored pair; --refresh with nothing to fall back on is one error line, exit 1")
+    func ratesCommand() async throws {
+        try await setUp()
+        let listed = try #require(try await cli().run("rates", "--json").objects)
+        let usd = try #require(listed.first { $0["quote"] as? String == "USD" })
+        #expect(usd["base"] as? String == "BTC" && (usd["rate"] as? NSNumber)?.intValue == 13)
+        #expect(usd["provider"] as? String == "static" && usd["stale"] as? Bool == false && usd["fetched_at"] is String)
+
+        let offline = TemporaryDirectory("walletwatch-rates")
+        offline.write("walletwatch.toml", "[rates]\nprovider = \"coingecko\"\nurl = \"http://127.0.0.1:9/api/v3\"\n[http]\nretries = 0\n")
+        let refreshed = try await CLIRunner(folder: offline).run("rates", "--refresh")
+        #expect(refreshed.status == 1)
+        #expect(refreshed.stderr.hasPrefix("error: exchange rates could not be refreshed") && refreshed.stderr.contains("no rates are stored"), "\(refreshed.stderr)")
+        #expect(refreshed.stderr.split(separator: "\n").count == 1, "\(refreshed.stderr)")
+    }
+
     @Test("rates import: duplicates and malformed lines import nothing (exit 65, naming the lines); --replace overwrites")
     func ratesImport() async throws {
         try await setUp()

@@ -31,8 +31,12 @@ struct RatesCommand: AsyncParsableCommand {
         let configured = Set(try [engine.displayCurrency()] + engine.config.rates.currencies)
             .filter { $0 != .btc }.map { CurrencyPair(base: .btc, quote: $0) }
         let state = await engine.rates(for: Set(configured), refresh: refresh ? .always : .ifNeeded)
+        // Asked to refresh with nothing stored to fall back on: that is the error (exit 1), in
+        // one `error:` line like every other.
+        if refresh && state.table.rates.isEmpty, let reason = state.warnings.first {
+            throw RateUnavailable(reason)
+        }
         for warning in state.warnings { Output.warning(warning) }
-        if refresh && !state.warnings.isEmpty && state.table.rates.isEmpty { throw ExitCode(1) }
         if output.json {
             Output.json(RatesDocument.json(state.table))
             return
