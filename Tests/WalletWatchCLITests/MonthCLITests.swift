@@ -103,6 +103,11 @@ struct MonthCLITests {
         // A dedicated asset: a new goal funded only by a new asset gets a deposit in BTC.
         let applied = try await later.run("month", "close-goal", "Trip", "--asset", "Cash", "--apply", "--json")
         #expect(applied.status == 0)
+        #expect(applied.object?["applied"] as? Bool == true)
+        // Written to the allocation history, marked as close-goal's.
+        let history = try #require(try await later.run("asset", "history", "Cash", "--json").objects)
+        #expect(history.last?["goal"] as? String == "Trip" && history.last?["amount"] as? Int == 50_000 && history.last?["reason"] as? String == "close-goal",
+                "\(history.last ?? [:])")
         let status = try #require(try await later.run("month", "status", "--json").object)
         let goals = try #require(status["goals"] as? [[String: Any]])
         // +100 USD more to Trip: 200 USD x 12/13 = 184.615 -> 184.62 EUR.
@@ -223,6 +228,15 @@ struct MonthCLITests {
         #expect(try await november.run("month", "status", "--json").object?["state"] as? String == "draft")
         #expect(try await november.run("month", "plan", "set", "Trip", "50000").status == 0)
         #expect(try await november.run("month", "start").status == 0)
+        // close-goal still answers, in the goal's currency, and says why.
+        let suggestion = try await november.run("month", "close-goal", "Trip", "--json")
+        #expect(suggestion.status == 0, "\(suggestion.stderr)")
+        #expect(suggestion.object?["action"] as? String == "deposit")
+        #expect(suggestion.object?["asset_currency"] as? String == "JPY" && suggestion.object?["amount"] as? Int == 50_000)
+        #expect(suggestion.object?["remaining_display"] is NSNull)
+        #expect((suggestion.object?["warning"] as? String)?.contains("no exchange rate JPY/BTC") == true, "\(suggestion.stdout)")
+        let apply = try await november.run("month", "close-goal", "Trip", "--apply")
+        #expect(apply.status == 65 && apply.stderr.contains("refresh rates first"), "\(apply.stderr)")
         // A deposit that Rule 1 gives Trip: 0.01 BTC, which no rate turns into yen.
         #expect(try await cli("2026-11-05T08:00:00Z").run("tx", "add", "Stack", "0.01").status == 0)
         let later = cli("2026-11-28T08:00:00Z")

@@ -79,6 +79,13 @@ struct ReportCLITests {
         #expect(goals.map { ($0["achievement_rate"] as? NSNumber)?.doubleValue } == [1.3, 0.33])
         #expect(goals.map { $0["distance"] as? Int } == [-3_000, 33_500])
         #expect(goals.map { $0["reached"] as? Bool } == [true, false])
+        // goal list shows the same figures.
+        let listed = try #require(try await cli().run("goal", "list", "--json").objects)
+        let byName = Dictionary(uniqueKeysWithValues: listed.map { ($0["name"] as! String, $0) })
+        #expect((byName["Bike"]?["progress"] as? NSNumber)?.doubleValue == 1.3 && byName["Bike"]?["distance"] as? Int == -3_000)
+        #expect(byName["Bike"]?["reached"] as? Bool == true && byName["Bike"]?["funded"] as? Int == 13_000)
+        #expect((byName["House"]?["progress"] as? NSNumber)?.doubleValue == 0.33 && byName["House"]?["distance"] as? Int == 33_500)
+        #expect(byName["House"]?["reached"] as? Bool == false)
 
         let table = try await cli().run("report")
         #expect(table.status == 0)
