@@ -19,28 +19,30 @@ final class MetricsExporter: Sendable {
     func render(_ engine: Engine) async throws -> String {
         for totals in try engine.database.ingestRunTotals() {
             let labels = [("source", totals.source)]
-            advance(registry.makeCounter(name: "walletwatch_ingest_runs_total", labels: labels,
-                                         help: "Ingest passes of a source, successful or not."),
+            advance(registry.makeCounter(descriptor: Self.name("ingest", "runs", "total", "Ingest passes of a source, successful or not."),
+                                         labels: labels),
                     key: "runs/\(totals.source)", to: Int64(totals.succeeded + totals.failed))
-            advance(registry.makeCounter(name: "walletwatch_ingest_failures_total", labels: labels,
-                                         help: "Ingest passes of a source that failed."),
+            advance(registry.makeCounter(descriptor: Self.name("ingest", "failures", "total", "Ingest passes of a source that failed."),
+                                         labels: labels),
                     key: "failures/\(totals.source)", to: Int64(totals.failed))
             if let last = totals.lastSuccess {
-                registry.makeGauge(name: "walletwatch_ingest_last_success_timestamp_seconds", labels: labels,
-                                   help: "When a pass of the source last succeeded (Unix time).")
+                registry.makeGauge(descriptor: Self.name("ingest", "last_success_timestamp", "seconds",
+                                                         "When a pass of the source last succeeded (Unix time)."), labels: labels)
                     .set(Double(last.millisecondsSinceEpoch) / 1000)
             }
         }
-        advance(registry.makeCounter(name: "walletwatch_http_retries_total", help: "HTTP requests this process retried."),
+        advance(registry.makeCounter(descriptor: Self.name("http", "retries", "total", "HTTP requests this process retried.")),
                 key: "http-retries", to: Int64(engine.httpRetries))
-        registry.makeGauge(name: "walletwatch_transactions_stored", help: "Transactions in the ledger.")
+        registry.makeGauge(descriptor: Self.name(nil, "transactions_stored", "", "Transactions in the ledger."))
             .set(Double(try engine.database.transactionCount()))
         let status = try await engine.monthStatus(refreshRates: .never)
         var gauges: [String: Gauge] = [:]
         for goal in status.goals {
             let figures = goal.figures
-            let gauge = registry.makeGauge(name: "walletwatch_goal_month_progress_ratio", labels: [("goal", goal.name)],
-                                           help: "What a goal received this month divided by what was planned (1 when nothing was planned).")
+            let gauge = registry.makeGauge(
+                descriptor: Self.name("goal", "month_progress", "ratio",
+                                      "What a goal received this month divided by what was planned (1 when nothing was planned)."),
+                labels: [("goal", goal.name)])
             gauge.set(figures.planned == 0 ? 1 : Double(figures.contributed) / Double(figures.planned))
             gauges[goal.name] = gauge
         }
@@ -50,6 +52,11 @@ final class MetricsExporter: Sendable {
         }
         for gauge in gone { registry.unregisterGauge(gauge) }
         return registry.emitToString()
+    }
+
+    /// `walletwatch_<subsystem>_<metric>_<unit>`, with its help text.
+    private static func name(_ subsystem: String?, _ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "walletwatch", subsystem: subsystem, metricName: metric, unitName: unit, helpText: help)
     }
 
     private func advance(_ counter: Counter, key: String, to total: Int64) {

@@ -51,11 +51,11 @@ struct DashboardRoutes: Sendable {
         let routes = RouteCollection(context: BasicRequestContext.self)
         if let token { routes.add(middleware: TokenAuthentication(token: token)) }
         // The daemon's rate loop keeps the rates fresh; a request never waits for a price API.
-        routes.get("/") { _, _ in try await html(DashboardPage.document(try await engine.dashboard(refreshRates: .never))) }
-        routes.get("/fragment") { _, _ in try await html(DashboardPage.fragment(try await engine.dashboard(refreshRates: .never))) }
+        routes.get("/") { _, _ in html(DashboardPage.document(try await engine.dashboard(refreshRates: .never))) }
+        routes.get("/fragment") { _, _ in html(DashboardPage.fragment(try await engine.dashboard(refreshRates: .never))) }
         routes.get("/events") { _, _ in events() }
         routes.get("/api/v1/status") { _, _ in json(MonthDocument.status(try await engine.monthStatus(refreshRates: .never))) }
-        routes.get("/api/v1/balances") { _, _ in json(BalanceDocument.json(try await engine.storedBalances())) }
+        routes.get("/api/v1/balances") { _, _ in json(BalanceDocument.json(try engine.storedBalances())) }
         routes.get("/api/v1/transactions") { request, _ in
             let query = request.uri.queryParameters
             var limit = 100
