@@ -103,7 +103,8 @@ def main():
         tools.call("Page.enable")
         tools.call("Page.navigate", url=url)
         deadline = time.time() + 30
-        while tools.evaluate("document.readyState + ' ' + (document.getElementById('live')||{}).textContent") != "complete live":
+        # 'live', or 'live · updated …' once the stream's first event has refreshed the page.
+        while not tools.evaluate("document.readyState == 'complete' && ((document.getElementById('live')||{}).textContent||'').startsWith('live')"):
             if time.time() > deadline:
                 raise RuntimeError("the page did not connect to /events: " + str(tools.evaluate("document.body && document.body.innerText.slice(0, 300)")))
             time.sleep(0.1)
