@@ -38,12 +38,7 @@ extension RatesCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let text: String
-            do {
-                text = try String(contentsOfFile: file, encoding: .utf8)
-            } catch {
-                throw UsageError("cannot read \(file): \(error.localizedDescription)")
-            }
+            let text = try InputFile.text(file)
             let (result, rates) = try context.engine.importRates(csv: text, source: file, replace: replace)
             let pairs = Set(rates.map(\.pair)).sorted().map(\.description)
             let first = rates.map(\.instant).min()!, last = rates.map(\.instant).max()!

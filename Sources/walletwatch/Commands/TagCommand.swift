@@ -217,12 +217,7 @@ struct TagCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let text: String
-            do {
-                text = try String(contentsOfFile: file, encoding: .utf8)
-            } catch {
-                throw UsageError("cannot read \(file): \(error.localizedDescription)")
-            }
+            let text = try InputFile.text(file)
             let parsed = BIP329.parse(text)
             let lines = parsed.invalid.prefix(5).map { "line \($0.line): \($0.reason)" }.joined(separator: "; ")
             if !parsed.invalid.isEmpty && !skipInvalid {
@@ -249,16 +244,4 @@ struct TagCommand: AsyncParsableCommand {
 /// How a tag is written in messages: its emoji, then its name.
 enum TagOutput {
     static func label(_ tag: Tag) -> String { (tag.emoji.map { "\($0) " } ?? "") + tag.name }
-}
-
-/// Files walletwatch writes with the user's private data: created with mode 0600.
-enum PrivateFile {
-    static func write(_ text: String, to path: String) throws {
-        let descriptor = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw UsageError("cannot write \(path): \(String(cString: strerror(errno)))")
-        }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        handle.write(Data(text.utf8))
-    }
 }
