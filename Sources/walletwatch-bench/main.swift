@@ -32,6 +32,16 @@ func report(_ step: String, count: Int, bytes: Int?, started: ContinuousClock.In
 /// Collects nothing: the decoder's output is only counted.
 final class Counter: @unchecked Sendable { var count = 0 }
 
+/// Records `transactions` in batches of the ingest's size (2,048, as the pipe hands them over).
+func record(_ transactions: [ObservedTransaction], in session: inout IngestSession, assetID: Int64) throws {
+    var start = 0
+    while start < transactions.count {
+        let end = min(transactions.count, start + 2048)
+        try session.record(Array(transactions[start..<end]), assetID: assetID)
+        start = end
+    }
+}
+
 let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "decode" where arguments.count == 3:
