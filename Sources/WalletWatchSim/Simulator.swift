@@ -41,7 +41,7 @@ public final class Simulator: Sendable {
         let state = try SimulatorState(scenario: scenario)
         let (bound, boundContinuation) = AsyncThrowingStream<Int, any Error>.makeStream()
         var app = Application(
-            responder: SimResponder(state: state, onRequest: onRequest),
+            router: router(state: state, onRequest: onRequest),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
             onServerRunning: { channel in
                 boundContinuation.yield(channel.localAddress?.port ?? port)
@@ -74,6 +74,20 @@ public final class Simulator: Sendable {
             await server.value
             throw SimulatorError(.invalid, "cannot listen on \(host):\(port): \(error)")
         }
+    }
+
+    /// Every route. The control API comes before the middlewares that record requests and
+    /// inject faults, which thus apply to the simulated APIs only.
+    private static func router(state: SimulatorState, onRequest: (@Sendable (RequestRecord) -> Void)?) -> Router<SimRequestContext> {
+        let router = Router(context: SimRequestContext.self)
+        ControlRoutes(state: state).register(on: router)
+        router.add(middleware: RequestLogMiddleware(state: state, onRequest: onRequest))
+        router.add(middleware: FaultMiddleware(state: state))
+        router.add(middleware: NotFoundMiddleware())
+        BarkdRoutes(state: state).register(on: router)
+        EsploraRoutes(state: state).register(on: router)
+        PriceRoutes(state: state).register(on: router)
+        return router
     }
 
     /// Stops serving: no new connection is accepted, long polls and slow faults answer at

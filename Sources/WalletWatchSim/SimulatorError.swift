@@ -1,3 +1,5 @@
+import Hummingbird
+
 /// Why a scenario, a control request or a Swift mutation was refused.
 public struct SimulatorError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of refusal; the control API maps it to an HTTP status.
@@ -24,11 +26,11 @@ public struct SimulatorError: Error, Sendable, Hashable, CustomStringConvertible
     public var description: String { message }
 
     /// The control API's HTTP status for this error.
-    var httpStatus: Int {
+    var httpStatus: HTTPResponse.Status {
         switch code {
-        case .notFound: 404
-        case .conflict: 409
-        case .invalid: 400
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .invalid: .badRequest
         }
     }
 
@@ -49,28 +51,5 @@ public struct SimulatorError: Error, Sendable, Hashable, CustomStringConvertible
         @unknown default:
             return "\(error)"
         }
-    }
-}
-
-/// One request the simulator received (control requests are not recorded).
-public struct RequestRecord: Sendable, Hashable, Codable {
-    /// `GET`, `POST`, ...
-    public var method: String
-    /// The path without the query, e.g. `/esplora/address/bc1q.../txs`.
-    public var path: String
-    /// The raw query string, without `?`; nil when there was none.
-    public var query: String?
-    /// When it arrived, on the simulator's clock.
-    public var time: SimTime
-    /// The fault served instead of (or on top of) the normal answer, e.g. `status 503`.
-    public var fault: String?
-
-    /// A record of one request.
-    public init(method: String, path: String, query: String? = nil, time: SimTime, fault: String? = nil) {
-        self.method = method
-        self.path = path
-        self.query = query
-        self.time = time
-        self.fault = fault
     }
 }

@@ -79,79 +79,74 @@ public struct BarkdArkInfo: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case network, fees
-        case serverPubkey = "server_pubkey", mailboxPubkey = "mailbox_pubkey", roundInterval = "round_interval"
+        case network, serverPubkey = "server_pubkey", mailboxPubkey = "mailbox_pubkey", roundInterval = "round_interval"
         case nbRoundNonces = "nb_round_nonces", vtxoExitDelta = "vtxo_exit_delta", vtxoLifetime = "vtxo_lifetime"
-        case vtxoExpiryDelta = "vtxo_expiry_delta", htlcSendExpiryDelta = "htlc_send_expiry_delta"
-        case htlcExpiryDelta = "htlc_expiry_delta", maxVtxoAmount = "max_vtxo_amount"
-        case requiredBoardConfirmations = "required_board_confirmations"
+        case htlcSendExpiryDelta = "htlc_send_expiry_delta", htlcExpiryDelta = "htlc_expiry_delta"
+        case maxVtxoAmount = "max_vtxo_amount", requiredBoardConfirmations = "required_board_confirmations"
         case maxUserInvoiceCltvDelta = "max_user_invoice_cltv_delta", minBoardAmountSat = "min_board_amount_sat"
         case offboardFeerateSatPerKvb = "offboard_feerate_sat_per_kvb"
-        case lnReceiveAntiDosRequired = "ln_receive_anti_dos_required", maxVtxoExitDepth = "max_vtxo_exit_depth"
-        case tosLink = "tos_link", maxOffboardInputs = "max_offboard_inputs"
+        case lnReceiveAntiDosRequired = "ln_receive_anti_dos_required", fees, maxVtxoExitDepth = "max_vtxo_exit_depth"
+        case tosLink = "tos_link", maxOffboardInputs = "max_offboard_inputs", vtxoExpiryDelta = "vtxo_expiry_delta"
     }
 
     /// Any field left out keeps its default, so a scenario can override one parameter.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = BarkdArkInfo()
-        network = try c.decodeIfPresent(String.self, forKey: .network) ?? d.network
-        serverPubkey = try c.decodeIfPresent(String.self, forKey: .serverPubkey) ?? d.serverPubkey
-        mailboxPubkey = try c.decodeIfPresent(String.self, forKey: .mailboxPubkey) ?? d.mailboxPubkey
-        roundInterval = try c.decodeIfPresent(String.self, forKey: .roundInterval) ?? d.roundInterval
-        nbRoundNonces = try c.decodeIfPresent(Int.self, forKey: .nbRoundNonces) ?? d.nbRoundNonces
-        vtxoExitDelta = try c.decodeIfPresent(Int.self, forKey: .vtxoExitDelta) ?? d.vtxoExitDelta
-        vtxoLifetime = try c.decodeIfPresent(Int.self, forKey: .vtxoLifetime)
-            ?? c.decodeIfPresent(Int.self, forKey: .vtxoExpiryDelta) ?? d.vtxoLifetime
-        htlcSendExpiryDelta = try c.decodeIfPresent(Int.self, forKey: .htlcSendExpiryDelta) ?? d.htlcSendExpiryDelta
-        htlcExpiryDelta = try c.decodeIfPresent(Int.self, forKey: .htlcExpiryDelta) ?? d.htlcExpiryDelta
-        maxVtxoAmount = try c.decodeIfPresent(Int64.self, forKey: .maxVtxoAmount) ?? d.maxVtxoAmount
-        requiredBoardConfirmations = try c.decodeIfPresent(Int.self, forKey: .requiredBoardConfirmations)
-            ?? d.requiredBoardConfirmations
-        maxUserInvoiceCltvDelta = try c.decodeIfPresent(Int.self, forKey: .maxUserInvoiceCltvDelta) ?? d.maxUserInvoiceCltvDelta
-        minBoardAmountSat = try c.decodeIfPresent(Int64.self, forKey: .minBoardAmountSat) ?? d.minBoardAmountSat
-        offboardFeerateSatPerKvb = try c.decodeIfPresent(Int64.self, forKey: .offboardFeerateSatPerKvb)
-            ?? d.offboardFeerateSatPerKvb
-        lnReceiveAntiDosRequired = try c.decodeIfPresent(Bool.self, forKey: .lnReceiveAntiDosRequired)
-            ?? d.lnReceiveAntiDosRequired
-        fees = try c.decodeIfPresent(BarkdFeeSchedule.self, forKey: .fees) ?? d.fees
-        maxVtxoExitDepth = try c.decodeIfPresent(Int.self, forKey: .maxVtxoExitDepth) ?? d.maxVtxoExitDepth
+        func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T {
+            try c.decodeIfPresent(T.self, forKey: key) ?? fallback
+        }
+        network = try value(.network, d.network)
+        serverPubkey = try value(.serverPubkey, d.serverPubkey)
+        mailboxPubkey = try value(.mailboxPubkey, d.mailboxPubkey)
+        roundInterval = try value(.roundInterval, d.roundInterval)
+        nbRoundNonces = try value(.nbRoundNonces, d.nbRoundNonces)
+        vtxoExitDelta = try value(.vtxoExitDelta, d.vtxoExitDelta)
+        vtxoLifetime = try value(.vtxoLifetime, try value(.vtxoExpiryDelta, d.vtxoLifetime))
+        htlcSendExpiryDelta = try value(.htlcSendExpiryDelta, d.htlcSendExpiryDelta)
+        htlcExpiryDelta = try value(.htlcExpiryDelta, d.htlcExpiryDelta)
+        maxVtxoAmount = try value(.maxVtxoAmount, d.maxVtxoAmount)
+        requiredBoardConfirmations = try value(.requiredBoardConfirmations, d.requiredBoardConfirmations)
+        maxUserInvoiceCltvDelta = try value(.maxUserInvoiceCltvDelta, d.maxUserInvoiceCltvDelta)
+        minBoardAmountSat = try value(.minBoardAmountSat, d.minBoardAmountSat)
+        offboardFeerateSatPerKvb = try value(.offboardFeerateSatPerKvb, d.offboardFeerateSatPerKvb)
+        lnReceiveAntiDosRequired = try value(.lnReceiveAntiDosRequired, d.lnReceiveAntiDosRequired)
+        fees = try value(.fees, d.fees)
+        maxVtxoExitDepth = try value(.maxVtxoExitDepth, d.maxVtxoExitDepth)
         tosLink = try c.decodeIfPresent(String.self, forKey: .tosLink)
-        maxOffboardInputs = try c.decodeIfPresent(Int.self, forKey: .maxOffboardInputs) ?? d.maxOffboardInputs
+        maxOffboardInputs = try value(.maxOffboardInputs, d.maxOffboardInputs)
     }
 
-    public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
-}
-
-extension BarkdArkInfo: JSONWritable {
-    func writeJSON(to out: inout JSONBuffer) {
-        out.beginObject()
-        out.field("network", network)
-        out.field("server_pubkey", serverPubkey)
-        out.field("mailbox_pubkey", mailboxPubkey)
-        out.field("round_interval", roundInterval)
-        out.field("nb_round_nonces", nbRoundNonces)
-        out.field("vtxo_exit_delta", vtxoExitDelta)
-        out.field("vtxo_lifetime", vtxoLifetime)
-        out.field("htlc_send_expiry_delta", htlcSendExpiryDelta)
-        out.field("htlc_expiry_delta", htlcExpiryDelta)
-        out.field("max_vtxo_amount", maxVtxoAmount)
-        out.field("required_board_confirmations", requiredBoardConfirmations)
-        out.field("max_user_invoice_cltv_delta", maxUserInvoiceCltvDelta)
-        out.field("min_board_amount_sat", minBoardAmountSat)
-        out.field("offboard_feerate_sat_per_kvb", offboardFeerateSatPerKvb)
-        out.field("ln_receive_anti_dos_required", lnReceiveAntiDosRequired)
-        out.field("fees", fees)
-        out.field("max_vtxo_exit_depth", maxVtxoExitDepth)
-        out.field("tos_link", nullable: tosLink)
-        out.field("max_offboard_inputs", maxOffboardInputs)
-        out.field("vtxo_expiry_delta", vtxoLifetime)
-        out.endObject()
+    /// barkd's order; `tos_link` is `null` when absent, and the lifetime is served a second
+    /// time under its deprecated name, last.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(network, forKey: .network)
+        try c.encode(serverPubkey, forKey: .serverPubkey)
+        try c.encode(mailboxPubkey, forKey: .mailboxPubkey)
+        try c.encode(roundInterval, forKey: .roundInterval)
+        try c.encode(nbRoundNonces, forKey: .nbRoundNonces)
+        try c.encode(vtxoExitDelta, forKey: .vtxoExitDelta)
+        try c.encode(vtxoLifetime, forKey: .vtxoLifetime)
+        try c.encode(htlcSendExpiryDelta, forKey: .htlcSendExpiryDelta)
+        try c.encode(htlcExpiryDelta, forKey: .htlcExpiryDelta)
+        try c.encode(maxVtxoAmount, forKey: .maxVtxoAmount)
+        try c.encode(requiredBoardConfirmations, forKey: .requiredBoardConfirmations)
+        try c.encode(maxUserInvoiceCltvDelta, forKey: .maxUserInvoiceCltvDelta)
+        try c.encode(minBoardAmountSat, forKey: .minBoardAmountSat)
+        try c.encode(offboardFeerateSatPerKvb, forKey: .offboardFeerateSatPerKvb)
+        try c.encode(lnReceiveAntiDosRequired, forKey: .lnReceiveAntiDosRequired)
+        try c.encode(fees, forKey: .fees)
+        try c.encode(maxVtxoExitDepth, forKey: .maxVtxoExitDepth)
+        try c.encode(tosLink, forKey: .tosLink)
+        try c.encode(maxOffboardInputs, forKey: .maxOffboardInputs)
+        try c.encode(vtxoLifetime, forKey: .vtxoExpiryDelta)
     }
 }
 
-/// barkd's `FeeSchedule`, with its board, offboard, refresh and Lightning parts.
-public struct BarkdFeeSchedule: Sendable, Hashable, Codable, JSONWritable {
+/// barkd's `FeeSchedule`: board, offboard, refresh and Lightning fees, each part a nested
+/// object on the wire (`{"board": {"min_fee_sat": 0, ...}, ...}`).
+public struct BarkdFeeSchedule: Sendable, Hashable, Codable {
     /// A `PpmExpiryFeeEntry`: the ppm rate for VTXOs expiring within a number of blocks.
     public struct ExpiryEntry: Sendable, Hashable, Codable {
         /// `expiry_blocks_threshold` on the wire.
@@ -223,82 +218,58 @@ public struct BarkdFeeSchedule: Sendable, Hashable, Codable, JSONWritable {
         self.lightningSendExpiryTable = lightningSendExpiryTable
     }
 
-    /// Reads barkd's nested form (`{"board": {...}, "offboard": {...}, ...}`); absent parts keep defaults.
-    public init(from decoder: any Decoder) throws {
-        let value = try SimJSON(from: decoder)
-        let d = BarkdFeeSchedule()
-        func int(_ part: String, _ key: String, _ fallback: Int64) -> Int64 {
-            if case .number(let text) = value[part]?[key] ?? .null, let number = Int64(text) { return number }
-            return fallback
-        }
-        func table(_ part: String, _ fallback: [ExpiryEntry]) -> [ExpiryEntry] {
-            guard case .array(let rows) = value[part]?["ppm_expiry_table"] ?? .null else { return fallback }
-            return rows.compactMap { row in
-                guard case .number(let threshold) = row["expiry_blocks_threshold"] ?? .null,
-                      case .number(let ppm) = row["ppm"] ?? .null,
-                      let t = Int(threshold), let p = Int64(ppm) else { return nil }
-                return ExpiryEntry(expiryBlocksThreshold: t, ppm: p)
-            }
-        }
-        self.init(
-            boardMinFeeSat: int("board", "min_fee_sat", d.boardMinFeeSat),
-            boardBaseFeeSat: int("board", "base_fee_sat", d.boardBaseFeeSat),
-            boardPpm: int("board", "ppm", d.boardPpm),
-            offboardBaseFeeSat: int("offboard", "base_fee_sat", d.offboardBaseFeeSat),
-            offboardFixedAdditionalVb: int("offboard", "fixed_additional_vb", d.offboardFixedAdditionalVb),
-            offboardExpiryTable: table("offboard", d.offboardExpiryTable),
-            refreshBaseFeeSat: int("refresh", "base_fee_sat", d.refreshBaseFeeSat),
-            refreshExpiryTable: table("refresh", d.refreshExpiryTable),
-            lightningReceiveBaseFeeSat: int("lightning_receive", "base_fee_sat", d.lightningReceiveBaseFeeSat),
-            lightningReceivePpm: int("lightning_receive", "ppm", d.lightningReceivePpm),
-            lightningSendMinFeeSat: int("lightning_send", "min_fee_sat", d.lightningSendMinFeeSat),
-            lightningSendBaseFeeSat: int("lightning_send", "base_fee_sat", d.lightningSendBaseFeeSat),
-            lightningSendExpiryTable: table("lightning_send", d.lightningSendExpiryTable))
+    private enum Part: String, CodingKey {
+        case board, offboard, refresh, lightningReceive = "lightning_receive", lightningSend = "lightning_send"
     }
 
-    public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
+    private enum Field: String, CodingKey {
+        case minFeeSat = "min_fee_sat", baseFeeSat = "base_fee_sat", ppm, fixedAdditionalVb = "fixed_additional_vb"
+        case ppmExpiryTable = "ppm_expiry_table"
+    }
 
-    func writeJSON(to out: inout JSONBuffer) {
-        func writeTable(_ name: String, _ rows: [ExpiryEntry], _ out: inout JSONBuffer) {
-            out.key(name)
-            out.beginArray()
-            for row in rows {
-                out.beginObject()
-                out.field("expiry_blocks_threshold", row.expiryBlocksThreshold)
-                out.field("ppm", row.ppm)
-                out.endObject()
-            }
-            out.endArray()
+    /// Reads barkd's nested form; absent parts and fields keep their defaults.
+    public init(from decoder: any Decoder) throws {
+        let parts = try decoder.container(keyedBy: Part.self)
+        self.init()
+        func read<T: Decodable>(_ part: Part, _ field: Field, into value: inout T) throws {
+            guard parts.contains(part) else { return }
+            let fields = try parts.nestedContainer(keyedBy: Field.self, forKey: part)
+            value = try fields.decodeIfPresent(T.self, forKey: field) ?? value
         }
-        out.beginObject()
-        out.key("board")
-        out.beginObject()
-        out.field("min_fee_sat", boardMinFeeSat)
-        out.field("base_fee_sat", boardBaseFeeSat)
-        out.field("ppm", boardPpm)
-        out.endObject()
-        out.key("offboard")
-        out.beginObject()
-        out.field("base_fee_sat", offboardBaseFeeSat)
-        out.field("fixed_additional_vb", offboardFixedAdditionalVb)
-        writeTable("ppm_expiry_table", offboardExpiryTable, &out)
-        out.endObject()
-        out.key("refresh")
-        out.beginObject()
-        out.field("base_fee_sat", refreshBaseFeeSat)
-        writeTable("ppm_expiry_table", refreshExpiryTable, &out)
-        out.endObject()
-        out.key("lightning_receive")
-        out.beginObject()
-        out.field("base_fee_sat", lightningReceiveBaseFeeSat)
-        out.field("ppm", lightningReceivePpm)
-        out.endObject()
-        out.key("lightning_send")
-        out.beginObject()
-        out.field("min_fee_sat", lightningSendMinFeeSat)
-        out.field("base_fee_sat", lightningSendBaseFeeSat)
-        writeTable("ppm_expiry_table", lightningSendExpiryTable, &out)
-        out.endObject()
-        out.endObject()
+        try read(.board, .minFeeSat, into: &boardMinFeeSat)
+        try read(.board, .baseFeeSat, into: &boardBaseFeeSat)
+        try read(.board, .ppm, into: &boardPpm)
+        try read(.offboard, .baseFeeSat, into: &offboardBaseFeeSat)
+        try read(.offboard, .fixedAdditionalVb, into: &offboardFixedAdditionalVb)
+        try read(.offboard, .ppmExpiryTable, into: &offboardExpiryTable)
+        try read(.refresh, .baseFeeSat, into: &refreshBaseFeeSat)
+        try read(.refresh, .ppmExpiryTable, into: &refreshExpiryTable)
+        try read(.lightningReceive, .baseFeeSat, into: &lightningReceiveBaseFeeSat)
+        try read(.lightningReceive, .ppm, into: &lightningReceivePpm)
+        try read(.lightningSend, .minFeeSat, into: &lightningSendMinFeeSat)
+        try read(.lightningSend, .baseFeeSat, into: &lightningSendBaseFeeSat)
+        try read(.lightningSend, .ppmExpiryTable, into: &lightningSendExpiryTable)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var parts = encoder.container(keyedBy: Part.self)
+        var board = parts.nestedContainer(keyedBy: Field.self, forKey: .board)
+        try board.encode(boardMinFeeSat, forKey: .minFeeSat)
+        try board.encode(boardBaseFeeSat, forKey: .baseFeeSat)
+        try board.encode(boardPpm, forKey: .ppm)
+        var offboard = parts.nestedContainer(keyedBy: Field.self, forKey: .offboard)
+        try offboard.encode(offboardBaseFeeSat, forKey: .baseFeeSat)
+        try offboard.encode(offboardFixedAdditionalVb, forKey: .fixedAdditionalVb)
+        try offboard.encode(offboardExpiryTable, forKey: .ppmExpiryTable)
+        var refresh = parts.nestedContainer(keyedBy: Field.self, forKey: .refresh)
+        try refresh.encode(refreshBaseFeeSat, forKey: .baseFeeSat)
+        try refresh.encode(refreshExpiryTable, forKey: .ppmExpiryTable)
+        var receive = parts.nestedContainer(keyedBy: Field.self, forKey: .lightningReceive)
+        try receive.encode(lightningReceiveBaseFeeSat, forKey: .baseFeeSat)
+        try receive.encode(lightningReceivePpm, forKey: .ppm)
+        var send = parts.nestedContainer(keyedBy: Field.self, forKey: .lightningSend)
+        try send.encode(lightningSendMinFeeSat, forKey: .minFeeSat)
+        try send.encode(lightningSendBaseFeeSat, forKey: .baseFeeSat)
+        try send.encode(lightningSendExpiryTable, forKey: .ppmExpiryTable)
     }
 }

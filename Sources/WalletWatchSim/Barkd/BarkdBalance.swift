@@ -46,21 +46,6 @@ public struct BarkdBalance: Sendable, Hashable, Codable {
         pendingExitSat = c.contains(.pendingExitSat)
             ? try c.decodeIfPresent(Int64.self, forKey: .pendingExitSat) : 0
     }
-
-    public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
-}
-
-extension BarkdBalance: JSONWritable {
-    func writeJSON(to out: inout JSONBuffer) {
-        out.beginObject()
-        out.field("spendable_sat", spendableSat)
-        out.field("pending_lightning_send_sat", pendingLightningSendSat)
-        out.field("claimable_lightning_receive_sat", claimableLightningReceiveSat)
-        out.field("pending_in_round_sat", pendingInRoundSat)
-        out.field("pending_board_sat", pendingBoardSat)
-        out.field("pending_exit_sat", omittable: pendingExitSat)
-        out.endObject()
-    }
 }
 
 /// barkd's `OnchainBalance` (GET /api/v1/onchain/balance), BDK's balance breakdown.
@@ -117,20 +102,5 @@ public struct BarkdOnchainBalance: Sendable, Hashable, Codable {
             immatureSat: try c.decodeIfPresent(Int64.self, forKey: .immatureSat) ?? 0)
         if let total = try c.decodeIfPresent(Int64.self, forKey: .totalSat) { totalSat = total }
         if let spendable = try c.decodeIfPresent(Int64.self, forKey: .trustedSpendableSat) { trustedSpendableSat = spendable }
-    }
-
-    public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
-}
-
-extension BarkdOnchainBalance: JSONWritable {
-    func writeJSON(to out: inout JSONBuffer) {
-        out.beginObject()
-        out.field("total_sat", totalSat)
-        out.field("trusted_spendable_sat", trustedSpendableSat)
-        out.field("immature_sat", immatureSat)
-        out.field("trusted_pending_sat", trustedPendingSat)
-        out.field("untrusted_pending_sat", untrustedPendingSat)
-        out.field("confirmed_sat", confirmedSat)
-        out.endObject()
     }
 }

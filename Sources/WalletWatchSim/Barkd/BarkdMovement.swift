@@ -9,7 +9,7 @@ public struct BarkdMovement: Sendable, Hashable, Codable {
     /// `subsystem` on the wire.
     public var subsystem: BarkdMovementSubsystem
     /// Subsystem-defined JSON object, or nil (omitted).
-    public var metadata: SimJSON?
+    public var metadata: JSONValue?
     /// `intended_balance_sat` on the wire.
     public var intendedBalanceSat: Int64
     /// The signed change of the balance: positive in, negative out.
@@ -32,7 +32,7 @@ public struct BarkdMovement: Sendable, Hashable, Codable {
     /// A movement; `intendedBalanceSat` defaults to `effectiveBalanceSat`.
     public init(
         id: Int = 0, status: BarkdMovementStatus = .successful, subsystem: BarkdMovementSubsystem,
-        metadata: SimJSON? = nil, intendedBalanceSat: Int64? = nil, effectiveBalanceSat: Int64,
+        metadata: JSONValue? = nil, intendedBalanceSat: Int64? = nil, effectiveBalanceSat: Int64,
         offchainFeeSat: Int64 = 0, sentTo: [BarkdMovementDestination] = [], receivedOn: [BarkdMovementDestination] = [],
         inputVtxos: [String] = [], outputVtxos: [String] = [], exitedVtxos: [String] = [],
         time: BarkdMovementTimestamp
@@ -52,11 +52,12 @@ public struct BarkdMovement: Sendable, Hashable, Codable {
         self.time = time
     }
 
+    /// In bark-json's order, which the encoding follows.
     private enum CodingKeys: String, CodingKey {
-        case id, status, subsystem, metadata, time
+        case id, status, subsystem, metadata
         case intendedBalanceSat = "intended_balance_sat", effectiveBalanceSat = "effective_balance_sat"
         case offchainFeeSat = "offchain_fee_sat", sentTo = "sent_to", receivedOn = "received_on"
-        case inputVtxos = "input_vtxos", outputVtxos = "output_vtxos", exitedVtxos = "exited_vtxos"
+        case inputVtxos = "input_vtxos", outputVtxos = "output_vtxos", exitedVtxos = "exited_vtxos", time
     }
 
     /// Reads a movement leniently: only `subsystem`, `effective_balance_sat` and `time.created_at`
@@ -66,7 +67,7 @@ public struct BarkdMovement: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let effective = try c.decode(Int64.self, forKey: .effectiveBalanceSat)
-        let metadata = try c.decodeIfPresent(SimJSON.self, forKey: .metadata)
+        let metadata = try c.decodeIfPresent(JSONValue.self, forKey: .metadata)
         self.init(
             id: try c.decodeIfPresent(Int.self, forKey: .id) ?? 0,
             status: try c.decodeIfPresent(BarkdMovementStatus.self, forKey: .status) ?? .successful,
@@ -83,37 +84,15 @@ public struct BarkdMovement: Sendable, Hashable, Codable {
             time: try c.decode(BarkdMovementTimestamp.self, forKey: .time))
         // A finished movement always has a completion time in barkd; one left out (rather
         // than given as null) is taken to be the last update.
-        let times = try c.nestedContainer(keyedBy: AnyCodingKey.self, forKey: .time)
-        if status != .pending, !times.contains(AnyCodingKey("completed_at")) {
+        let times = try c.nestedContainer(keyedBy: BarkdMovementTimestamp.CodingKeys.self, forKey: .time)
+        if status != .pending, !times.contains(.completedAt) {
             time.completedAt = time.updatedAt
         }
     }
 
-    public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
-
     /// Whether this movement mentions the payment method (barkd's history filter).
     func involves(_ method: BarkdPaymentMethod) -> Bool {
         sentTo.contains { $0.destination == method } || receivedOn.contains { $0.destination == method }
-    }
-}
-
-extension BarkdMovement: JSONWritable {
-    func writeJSON(to out: inout JSONBuffer) {
-        out.beginObject()
-        out.field("id", id)
-        out.field("status", status.rawValue)
-        out.field("subsystem", subsystem)
-        if let metadata { out.field("metadata", metadata) }
-        out.field("intended_balance_sat", intendedBalanceSat)
-        out.field("effective_balance_sat", effectiveBalanceSat)
-        out.field("offchain_fee_sat", offchainFeeSat)
-        out.field("sent_to", array: sentTo)
-        out.field("received_on", array: receivedOn)
-        out.field("input_vtxos", strings: inputVtxos)
-        out.field("output_vtxos", strings: outputVtxos)
-        out.field("exited_vtxos", strings: exitedVtxos)
-        out.field("time", time)
-        out.endObject()
     }
 }
 
@@ -123,7 +102,7 @@ public enum BarkdMovementStatus: String, Sendable, Hashable, Codable, CaseIterab
 }
 
 /// barkd's `MovementSubsystem`: which part of bark made the movement, and why.
-public struct BarkdMovementSubsystem: Sendable, Hashable, Codable, JSONWritable {
+public struct BarkdMovementSubsystem: Sendable, Hashable, Codable {
     /// `bark.arkoor`, `bark.round`, `bark.lightning_send`, ... (unknown names are allowed).
     public var name: String
     /// `send`, `receive`, `refresh`, `board`, `offboard`, `send_onchain`, `start`, ...
@@ -155,17 +134,10 @@ public struct BarkdMovementSubsystem: Sendable, Hashable, Codable, JSONWritable 
     public static let sendOnchain = BarkdMovementSubsystem(name: "bark.offboard", kind: "send_onchain")
     /// A unilateral exit started.
     public static let exitStart = BarkdMovementSubsystem(name: "bark.exit", kind: "start")
-
-    func writeJSON(to out: inout JSONBuffer) {
-        out.beginObject()
-        out.field("name", name)
-        out.field("kind", kind)
-        out.endObject()
-    }
 }
 
 /// barkd's `MovementTimestamp`.
-public struct BarkdMovementTimestamp: Sendable, Hashable, Codable, JSONWritable {
+public struct BarkdMovementTimestamp: Sendable, Hashable, Codable {
     /// `created_at` on the wire.
     public var createdAt: SimTime
     /// `updated_at` on the wire.
@@ -190,7 +162,7 @@ public struct BarkdMovementTimestamp: Sendable, Hashable, Codable, JSONWritable 
         BarkdMovementTimestamp(createdAt: time)
     }
 
-    private enum CodingKeys: String, CodingKey {
+    fileprivate enum CodingKeys: String, CodingKey {
         case createdAt = "created_at", updatedAt = "updated_at", completedAt = "completed_at"
     }
 
@@ -201,20 +173,10 @@ public struct BarkdMovementTimestamp: Sendable, Hashable, Codable, JSONWritable 
             updatedAt: try c.decodeIfPresent(SimTime.self, forKey: .updatedAt),
             completedAt: try c.decodeIfPresent(SimTime.self, forKey: .completedAt))
     }
-
-    public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
-
-    func writeJSON(to out: inout JSONBuffer) {
-        out.beginObject()
-        out.field("created_at", createdAt)
-        out.field("updated_at", updatedAt)
-        out.field("completed_at", omittable: completedAt)
-        out.endObject()
-    }
 }
 
 /// barkd's `MovementDestination`: who received how much.
-public struct BarkdMovementDestination: Sendable, Hashable, Codable, JSONWritable {
+public struct BarkdMovementDestination: Sendable, Hashable, Codable {
     /// `destination` on the wire.
     public var destination: BarkdPaymentMethod
     /// `amount_sat` on the wire.
@@ -229,25 +191,10 @@ public struct BarkdMovementDestination: Sendable, Hashable, Codable, JSONWritabl
     private enum CodingKeys: String, CodingKey {
         case destination, amountSat = "amount_sat"
     }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(try c.decode(BarkdPaymentMethod.self, forKey: .destination),
-                  amountSat: try c.decode(Int64.self, forKey: .amountSat))
-    }
-
-    public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
-
-    func writeJSON(to out: inout JSONBuffer) {
-        out.beginObject()
-        out.field("destination", destination)
-        out.field("amount_sat", amountSat)
-        out.endObject()
-    }
 }
 
 /// barkd's `PaymentMethod`: `{"type": ..., "value": ...}`.
-public struct BarkdPaymentMethod: Sendable, Hashable, Codable, JSONWritable {
+public struct BarkdPaymentMethod: Sendable, Hashable, Codable {
     /// The `type` tag.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case ark, bitcoin, outputScript = "output-script", invoice, offer
@@ -263,14 +210,5 @@ public struct BarkdPaymentMethod: Sendable, Hashable, Codable, JSONWritable {
     public init(_ type: Kind, _ value: String) {
         self.type = type
         self.value = value
-    }
-
-    public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
-
-    func writeJSON(to out: inout JSONBuffer) {
-        out.beginObject()
-        out.field("type", type.rawValue)
-        out.field("value", value)
-        out.endObject()
     }
 }

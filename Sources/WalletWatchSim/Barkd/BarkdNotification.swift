@@ -1,5 +1,5 @@
 /// barkd's `WalletNotification`, tagged by `type` (serde's internally tagged enum).
-public enum BarkdNotification: Sendable, Hashable, Codable, JSONWritable {
+public enum BarkdNotification: Sendable, Hashable, Codable {
     case movementCreated(BarkdMovement)
     case movementUpdated(BarkdMovement)
     /// Some notifications were lost because the client was too slow.
@@ -35,13 +35,10 @@ public enum BarkdNotification: Sendable, Hashable, Codable, JSONWritable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
-
-    func writeJSON(to out: inout JSONBuffer) {
-        out.beginObject()
-        out.field("type", type)
-        if let movement { out.field("movement", movement) }
-        out.endObject()
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type, forKey: .type)
+        try c.encodeIfPresent(movement, forKey: .movement)
     }
 }
 
@@ -53,17 +50,18 @@ public struct TimedNotification: Sendable, Hashable {
     public var notification: BarkdNotification
 }
 
-/// barkd's `WaitNotificationResponse` (GET /api/v1/notifications/wait).
-struct WaitNotificationResponse: JSONWritable {
+/// barkd's `WaitNotificationResponse` (GET /api/v1/notifications/wait); `last_pushed_at` is
+/// `null` when there is nothing to report.
+struct WaitNotificationResponse: Encodable {
     var notifications: [BarkdNotification]
     var lastPushedAt: SimTime?
 
-    func writeJSON(to out: inout JSONBuffer) {
-        out.beginObject()
-        out.field("notifications", array: notifications)
-        out.key("last_pushed_at")
-        if let lastPushedAt { out.time(lastPushedAt) } else { out.null() }
-        out.endObject()
+    private enum CodingKeys: String, CodingKey { case notifications, lastPushedAt = "last_pushed_at" }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(notifications, forKey: .notifications)
+        try c.encode(lastPushedAt, forKey: .lastPushedAt)
     }
 }
 

@@ -41,10 +41,9 @@ public struct BarkdVtxo: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, state
-        case amountSat = "amount_sat", policyType = "policy_type", userPubkey = "user_pubkey"
+        case id, amountSat = "amount_sat", policyType = "policy_type", userPubkey = "user_pubkey"
         case serverPubkey = "server_pubkey", expiryHeight = "expiry_height", exitDelta = "exit_delta"
-        case chainAnchor = "chain_anchor", exitDepth = "exit_depth"
+        case chainAnchor = "chain_anchor", exitDepth = "exit_depth", state
     }
 
     public init(from decoder: any Decoder) throws {
@@ -62,28 +61,24 @@ public struct BarkdVtxo: Sendable, Hashable, Codable {
             exitDepth: c.contains(.exitDepth) ? try c.decodeIfPresent(Int.self, forKey: .exitDepth) : 1)
     }
 
-    public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
-}
-
-extension BarkdVtxo: JSONWritable {
-    func writeJSON(to out: inout JSONBuffer) {
-        out.beginObject()
-        out.field("id", id)
-        out.field("amount_sat", amountSat)
-        out.field("policy_type", policyType)
-        out.field("user_pubkey", userPubkey)
-        out.field("server_pubkey", serverPubkey)
-        out.field("expiry_height", expiryHeight)
-        out.field("exit_delta", exitDelta)
-        out.field("chain_anchor", chainAnchor)
-        out.field("exit_depth", nullable: exitDepth.map(Int64.init))
-        out.field("state", state)
-        out.endObject()
+    /// barkd's order, with `exit_depth` as `null` when unknown.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(amountSat, forKey: .amountSat)
+        try c.encode(policyType, forKey: .policyType)
+        try c.encode(userPubkey, forKey: .userPubkey)
+        try c.encode(serverPubkey, forKey: .serverPubkey)
+        try c.encode(expiryHeight, forKey: .expiryHeight)
+        try c.encode(exitDelta, forKey: .exitDelta)
+        try c.encode(chainAnchor, forKey: .chainAnchor)
+        try c.encode(exitDepth, forKey: .exitDepth)
+        try c.encode(state, forKey: .state)
     }
 }
 
 /// barkd's `VtxoStateInfo`, tagged by `type`.
-public enum BarkdVtxoState: Sendable, Hashable, Codable, JSONWritable {
+public enum BarkdVtxoState: Sendable, Hashable, Codable {
     case spendable
     case spent
     case exited
@@ -118,15 +113,12 @@ public enum BarkdVtxoState: Sendable, Hashable, Codable, JSONWritable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
-
-    func writeJSON(to out: inout JSONBuffer) {
-        out.beginObject()
-        out.field("type", type)
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type, forKey: .type)
         if case .locked(let movementID, let actionID) = self {
-            if let movementID { out.field("movement_id", movementID) }
-            if let actionID { out.field("action_id", actionID) }
+            try c.encodeIfPresent(movementID, forKey: .movementID)
+            try c.encodeIfPresent(actionID, forKey: .actionID)
         }
-        out.endObject()
     }
 }

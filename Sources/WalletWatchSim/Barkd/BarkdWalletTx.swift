@@ -29,8 +29,8 @@ public struct BarkdWalletTx: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case txid, tx, confirmation
-        case onchainFeeSat = "onchain_fee_sat", balanceChangeSat = "balance_change_sat", isCpfp = "is_cpfp"
+        case txid, tx, onchainFeeSat = "onchain_fee_sat", balanceChangeSat = "balance_change_sat", confirmation
+        case isCpfp = "is_cpfp"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -44,7 +44,16 @@ public struct BarkdWalletTx: Sendable, Hashable, Codable {
             isCpfp: try c.decodeIfPresent(Bool.self, forKey: .isCpfp) ?? false)
     }
 
-    public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
+    /// barkd's order: an unknown fee is left out, a missing confirmation is `null`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(txid, forKey: .txid)
+        try c.encode(tx, forKey: .tx)
+        try c.encodeIfPresent(onchainFeeSat, forKey: .onchainFeeSat)
+        try c.encode(balanceChangeSat, forKey: .balanceChangeSat)
+        try c.encode(confirmation, forKey: .confirmation)
+        try c.encode(isCpfp, forKey: .isCpfp)
+    }
 
     /// A plausible segwit transaction in hex (version 2, one input, two outputs); its bytes
     /// are not a real transaction of that txid, which no client of this API checks.
@@ -62,22 +71,8 @@ public struct BarkdWalletTx: Sendable, Hashable, Codable {
     }
 }
 
-extension BarkdWalletTx: JSONWritable {
-    func writeJSON(to out: inout JSONBuffer) {
-        out.beginObject()
-        out.field("txid", txid)
-        out.field("tx", tx)
-        out.field("onchain_fee_sat", omittable: onchainFeeSat)
-        out.field("balance_change_sat", balanceChangeSat)
-        out.key("confirmation")
-        if let confirmation { confirmation.writeJSON(to: &out) } else { out.null() }
-        out.field("is_cpfp", isCpfp)
-        out.endObject()
-    }
-}
-
 /// barkd's `BlockRef`: where a transaction was mined.
-public struct BarkdBlockRef: Sendable, Hashable, Codable, JSONWritable {
+public struct BarkdBlockRef: Sendable, Hashable, Codable {
     /// `height` on the wire.
     public var height: Int
     /// `hash` on the wire.
@@ -96,18 +91,10 @@ public struct BarkdBlockRef: Sendable, Hashable, Codable, JSONWritable {
         self.init(height: try c.decode(Int.self, forKey: .height), hash: try c.decodeIfPresent(String.self, forKey: .hash))
     }
 
-    public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
-
-    func writeJSON(to out: inout JSONBuffer) {
-        out.beginObject()
-        out.field("height", height)
-        out.field("hash", hash)
-        out.endObject()
-    }
 }
 
 /// barkd's `UtxoInfo` (GET /api/v1/onchain/utxos); `confirmation_height` is `null` when unconfirmed.
-public struct BarkdUtxo: Sendable, Hashable, Codable, JSONWritable {
+public struct BarkdUtxo: Sendable, Hashable, Codable {
     /// `txid:vout`.
     public var outpoint: String
     /// `amount_sat` on the wire.
@@ -126,21 +113,12 @@ public struct BarkdUtxo: Sendable, Hashable, Codable, JSONWritable {
         case outpoint, amountSat = "amount_sat", confirmationHeight = "confirmation_height"
     }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(outpoint: try c.decode(String.self, forKey: .outpoint),
-                  amountSat: try c.decode(Int64.self, forKey: .amountSat),
-                  confirmationHeight: try c.decodeIfPresent(Int.self, forKey: .confirmationHeight))
-    }
-
-    public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
-
-    func writeJSON(to out: inout JSONBuffer) {
-        out.beginObject()
-        out.field("outpoint", outpoint)
-        out.field("amount_sat", amountSat)
-        out.field("confirmation_height", nullable: confirmationHeight.map(Int64.init))
-        out.endObject()
+    /// `confirmation_height` is `null` while unconfirmed.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(outpoint, forKey: .outpoint)
+        try c.encode(amountSat, forKey: .amountSat)
+        try c.encode(confirmationHeight, forKey: .confirmationHeight)
     }
 }
 

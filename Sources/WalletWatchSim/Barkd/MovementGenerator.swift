@@ -83,7 +83,7 @@ struct MovementGenerator: Sendable, Hashable {
         var inputs: [String] = []
         var outputs: [String] = []
         var exited: [String] = []
-        var metadata: SimJSON?
+        var metadata: JSONValue?
 
         func vtxo(_ r: inout DeterministicRandom) -> String { r.hex(64) + ":" + String(r.next() % 3) }
 
@@ -160,8 +160,8 @@ struct MovementGenerator: Sendable, Hashable {
         "lnbc\(amount * 10)n1p" + r.bech32(96)
     }
 
-    private static func lightningMetadata(_ r: inout DeterministicRandom, successful: Bool) -> SimJSON {
-        var members: [SimJSON.Member] = [
+    private static func lightningMetadata(_ r: inout DeterministicRandom, successful: Bool) -> JSONValue {
+        var members: [JSONValue.Member] = [
             .init("payment_hash", .string(r.hex(64))),
             .init("htlc_vtxos", .array([.string(r.hex(64) + ":0")])),
         ]

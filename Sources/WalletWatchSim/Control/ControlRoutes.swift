@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 
 /// The control API for tests and demos, under `/control`. JSON in and out; errors are
 /// `{"error": "..."}` with 400 (bad input), 404 (unknown wallet, movement or transaction) or
@@ -26,149 +27,158 @@ import Foundation
 /// | GET, DELETE | /control/requests | | the request log, oldest first; reset |
 ///
 /// PUT endpoints also accept POST.
-struct ControlRoutes: Sendable {
-    let simulator: SimulatorState
+struct ControlRoutes {
+    let state: SimulatorState
 
-    func respond(to request: SimRequest, body: [UInt8]) async -> SimResponse {
-        guard let segments = request.segments(after: "/control") else { return notFound(request) }
-        do {
-            return try await route(request.method, segments, body: Data(body)) ?? notFound(request)
-        } catch let error as SimulatorError {
-            return ControlRoutes.error(error.httpStatus, error.message)
-        } catch let error as DecodingError {
-            return ControlRoutes.error(400, "bad request body: \(SimulatorError.describe(error))")
-        } catch {
-            return ControlRoutes.error(500, "\(error)")
+    /// Whether `path` is the control API's (`/control` and below).
+    static func owns(_ path: String) -> Bool { path == "/control" || path.hasPrefix("/control/") }
+
+    /// The answer to a control request that matches no endpoint.
+    static func notFound(_ request: Request) -> Response {
+        error(.notFound, "no control endpoint \(request.method.rawValue) \(request.uri.path)")
+    }
+
+    func register(on router: Router<SimRequestContext>) {
+        let control = router.group("control").add(middleware: ControlErrorMiddleware())
+        control.get("state") { _, _ in
+            try Self.reply(StateSummary(
+                chainTip: await state.chainTip, now: state.clock.now(), prices: await state.prices,
+                faults: await state.activeFaults, wallets: await state.walletNames))
+        }
+        control.get("requests") { _, _ in try Self.reply(await state.requests) }
+        control.delete("requests") { _, _ in
+            await state.resetRequests()
+            return Response(status: .noContent)
+        }
+        control.get("faults") { _, _ in try Self.reply(await state.activeFaults) }
+        control.post("faults") { request, context in
+            let fault = try await Self.body(Fault.self, request, context)
+            try await state.addFault(fault)
+            return try Self.reply(fault, status: .created)
+        }
+        control.delete("faults") { _, _ in
+            await state.clearFaults()
+            return Response(status: .noContent)
+        }
+        control.on("prices", methods: [.put, .post, .patch]) { request, context in
+            await state.setPrices(try await Self.body(PriceTable.self, request, context), replacing: request.method != .patch)
+            return try Self.reply(await state.prices)
+        }
+        control.on("chain/tip", methods: [.put, .post]) { request, context in
+            try await state.setChainTip(try await Self.body(TipBody.self, request, context).tipHeight)
+            return try Self.reply(TipBody(tipHeight: await state.chainTip))
+        }
+        control.post("esplora/transactions") { request, context in
+            let transaction = try await Self.body(EsploraTxSpec.self, request, context)
+            try await state.addEsploraTransaction(transaction)
+            return try Self.reply(transaction, status: .created)
+        }
+        control.post("esplora/transactions/:txid/confirm") { request, context in
+            let txid = try context.parameters.require("txid")
+            let block = try await Self.body(EsploraConfirmation.self, request, context)
+            try await state.confirmEsploraTransaction(txid, height: block.blockHeight, time: block.blockTime)
+            return try Self.reply(await state.esploraTransaction(txid))
+        }
+        control.delete("esplora/transactions/:txid") { _, context in
+            let txid = try context.parameters.require("txid")
+            try await state.evictEsploraTransaction(txid)
+            return try Self.reply(["evicted": txid])
+        }
+        registerWallets(on: control.group("barkd/:wallet"))
+    }
+
+    private func registerWallets(on wallet: RouterGroup<SimRequestContext>) {
+        wallet.post("movements") { request, context in
+            let movement = try await state.addMovement(
+                try await Self.body(BarkdMovement.self, request, context), to: try context.parameters.require("wallet"))
+            return try Self.reply(movement, status: .created)
+        }
+        wallet.on("movements/:id", methods: [.post, .patch]) { request, context in
+            let text = try context.parameters.require("id")
+            guard let id = Int(text) else { throw SimulatorError(.invalid, "movement id must be a number: \(text)") }
+            let update = try await Self.body(MovementUpdate.self, request, context)
+            return try Self.reply(try await state.updateMovement(id: id, in: try context.parameters.require("wallet"), update))
+        }
+        setting("balance", BarkdBalance.self, on: wallet) { $0.explicitBalance = $1 }
+        wallet.delete("balance") { _, context in
+            try await state.modifyWallet(try context.parameters.require("wallet")) { $0.explicitBalance = nil }
+            return Response(status: .noContent)
+        }
+        setting("onchain-balance", BarkdOnchainBalance.self, on: wallet) { $0.explicitOnchainBalance = $1 }
+        wallet.delete("onchain-balance") { _, context in
+            try await state.modifyWallet(try context.parameters.require("wallet")) { $0.explicitOnchainBalance = nil }
+            return Response(status: .noContent)
+        }
+        setting("tip", TipBody.self, on: wallet) { wallet, tip in
+            guard tip.tipHeight >= 0 else { throw SimulatorError(.invalid, "a tip height must be >= 0") }
+            wallet.tipHeight = tip.tipHeight
+        }
+        setting("vtxos", [BarkdVtxo].self, on: wallet) { $0.vtxos = $1 }
+        setting("utxos", [BarkdUtxo].self, on: wallet) { $0.utxos = $1 }
+        wallet.post("onchain-transactions") { request, context in
+            let transaction = try await Self.body(BarkdWalletTx.self, request, context)
+            try await state.addOnchainTransaction(transaction, to: try context.parameters.require("wallet"))
+            return try Self.reply(transaction, status: .created)
+        }
+        wallet.post("onchain-transactions/:txid/confirm") { request, context in
+            let block = try await Self.body(BarkdBlockRef.self, request, context)
+            try await state.confirmOnchainTransaction(
+                try context.parameters.require("txid"), in: try context.parameters.require("wallet"), at: block)
+            return try Self.reply(block)
         }
     }
 
-    private func route(_ method: String, _ segments: [String], body: Data) async throws -> SimResponse? {
-        let setting = method == "PUT" || method == "POST"
-        switch (method, segments) {
-        case ("GET", ["state"]):
-            return try ControlRoutes.encoded(await snapshot())
-        case ("GET", ["requests"]):
-            return try ControlRoutes.encoded(await simulator.requests)
-        case ("DELETE", ["requests"]):
-            await simulator.resetRequests()
-            return SimResponse(status: 204, body: .bytes([]))
-        case ("GET", ["faults"]):
-            return try ControlRoutes.encoded(await simulator.activeFaults)
-        case ("POST", ["faults"]):
-            let fault = try decode(Fault.self, body)
-            try await simulator.addFault(fault)
-            return try ControlRoutes.encoded(fault, status: 201)
-        case ("DELETE", ["faults"]):
-            await simulator.clearFaults()
-            return SimResponse(status: 204, body: .bytes([]))
-        case (_, ["prices"]) where setting || method == "PATCH":
-            await simulator.setPrices(try decode(PriceTable.self, body), replacing: method != "PATCH")
-            return try ControlRoutes.encoded(await simulator.prices)
-        case (_, ["chain", "tip"]) where setting:
-            try await simulator.setChainTip(try decode(TipBody.self, body).tipHeight)
-            return try ControlRoutes.encoded(TipBody(tipHeight: await simulator.chainTip))
-        case ("POST", ["esplora", "transactions"]):
-            let transaction = try decode(EsploraTxSpec.self, body)
-            try await simulator.addEsploraTransaction(transaction)
-            return try ControlRoutes.encoded(transaction, status: 201)
-        case ("POST", let path) where path.count == 4 && path[0] == "esplora" && path[1] == "transactions" && path[3] == "confirm":
-            let block = try decode(EsploraConfirmation.self, body)
-            try await simulator.confirmEsploraTransaction(path[2], height: block.blockHeight, time: block.blockTime)
-            return try ControlRoutes.encoded(await simulator.esploraTransaction(path[2]))
-        case ("DELETE", let path) where path.count == 3 && path[0] == "esplora" && path[1] == "transactions":
-            try await simulator.evictEsploraTransaction(path[2])
-            return SimResponse.json(SimJSON.object([.init("evicted", .string(path[2]))]))
-        case (_, let path) where path.count >= 3 && path[0] == "barkd":
-            return try await wallet(method, path[1], Array(path.dropFirst(2)), body: body)
-        default:
-            return nil
+    /// `PUT` (or `POST`) `path` with a `Value` body: applies it to the wallet and answers it.
+    private func setting<Value: Codable & Sendable>(
+        _ path: RouterPath, _ type: Value.Type, on wallet: RouterGroup<SimRequestContext>,
+        _ apply: @escaping @Sendable (inout WalletState, Value) throws -> Void
+    ) {
+        wallet.on(path, methods: [.put, .post]) { request, context in
+            let value = try await Self.body(Value.self, request, context)
+            try await state.modifyWallet(try context.parameters.require("wallet")) { try apply(&$0, value) }
+            return try Self.reply(value)
         }
     }
 
-    private func wallet(_ method: String, _ name: String, _ rest: [String], body: Data) async throws -> SimResponse? {
-        let setting = method == "PUT" || method == "POST"
-        switch (method, rest) {
-        case ("POST", ["movements"]):
-            let movement = try await simulator.addMovement(try decode(BarkdMovement.self, body), to: name)
-            return try ControlRoutes.encoded(movement, status: 201)
-        case (let verb, let path) where (verb == "POST" || verb == "PATCH") && path.count == 2 && path[0] == "movements":
-            guard let id = Int(path[1]) else { throw SimulatorError(.invalid, "movement id must be a number: \(path[1])") }
-            let movement = try await simulator.updateMovement(id: id, in: name, try decode(MovementUpdate.self, body))
-            return try ControlRoutes.encoded(movement)
-        case (_, ["balance"]) where setting:
-            let balance = try decode(BarkdBalance.self, body)
-            try await simulator.modifyWallet(name) { $0.explicitBalance = balance }
-            return try ControlRoutes.encoded(balance)
-        case ("DELETE", ["balance"]):
-            try await simulator.modifyWallet(name) { $0.explicitBalance = nil }
-            return SimResponse(status: 204, body: .bytes([]))
-        case ("DELETE", ["onchain-balance"]):
-            try await simulator.modifyWallet(name) { $0.explicitOnchainBalance = nil }
-            return SimResponse(status: 204, body: .bytes([]))
-        case (_, ["onchain-balance"]) where setting:
-            let balance = try decode(BarkdOnchainBalance.self, body)
-            try await simulator.modifyWallet(name) { $0.explicitOnchainBalance = balance }
-            return try ControlRoutes.encoded(balance)
-        case (_, ["tip"]) where setting:
-            let tip = try decode(TipBody.self, body).tipHeight
-            guard tip >= 0 else { throw SimulatorError(.invalid, "a tip height must be >= 0") }
-            try await simulator.modifyWallet(name) { $0.tipHeight = tip }
-            return try ControlRoutes.encoded(TipBody(tipHeight: tip))
-        case (_, ["vtxos"]) where setting:
-            let vtxos = try decode([BarkdVtxo].self, body)
-            try await simulator.modifyWallet(name) { $0.vtxos = vtxos }
-            return try ControlRoutes.encoded(vtxos)
-        case (_, ["utxos"]) where setting:
-            let utxos = try decode([BarkdUtxo].self, body)
-            try await simulator.modifyWallet(name) { $0.utxos = utxos }
-            return try ControlRoutes.encoded(utxos)
-        case ("POST", ["onchain-transactions"]):
-            let transaction = try decode(BarkdWalletTx.self, body)
-            try await simulator.addOnchainTransaction(transaction, to: name)
-            return try ControlRoutes.encoded(transaction, status: 201)
-        case ("POST", let path) where path.count == 3 && path[0] == "onchain-transactions" && path[2] == "confirm":
-            let block = try decode(BarkdBlockRef.self, body)
-            try await simulator.confirmOnchainTransaction(path[1], in: name, at: block)
-            return try ControlRoutes.encoded(block)
-        default:
-            return nil
-        }
+    /// The request's JSON body as a `T`.
+    private static func body<T: Decodable>(_ type: T.Type, _ request: Request, _ context: SimRequestContext) async throws -> T {
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        guard body.readableBytes > 0 else { throw SimulatorError(.invalid, "this request needs a JSON body") }
+        return try JSONDecoder().decode(type, from: Data(body.readableBytesView))
     }
 
-    private func snapshot() async -> StateSummary {
-        StateSummary(chainTip: await simulator.chainTip, now: simulator.clock.now(), prices: await simulator.prices,
-                     faults: await simulator.activeFaults, wallets: await simulator.walletNames)
-    }
-
-    private func decode<T: Decodable>(_ type: T.Type, _ body: Data) throws -> T {
-        guard !body.isEmpty else { throw SimulatorError(.invalid, "this request needs a JSON body") }
-        return try JSONDecoder().decode(type, from: body)
-    }
-
-    private func notFound(_ request: SimRequest) -> SimResponse {
-        ControlRoutes.error(404, "no control endpoint \(request.method) \(request.path)")
-    }
-
-    static func error(_ status: Int, _ message: String) -> SimResponse {
-        var out = JSONBuffer()
-        out.beginObject()
-        out.field("error", message)
-        out.endObject()
-        return SimResponse(status: status, headers: [("Content-Type", "application/json")], body: .bytes(out.bytes))
-    }
-
-    static func encoded(_ value: some Encodable, status: Int = 200) throws -> SimResponse {
+    /// `value` as JSON with sorted keys (the control API's answers are for tests and scripts).
+    private static func reply(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return SimResponse(status: status, headers: [("Content-Type", "application/json")],
-                           body: .bytes(Array(try encoder.encode(value))))
+        return Response(status: status, headers: [.contentType: "application/json"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+
+    /// `{"error": "..."}` with `status`.
+    static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        (try? reply(["error": message], status: status)) ?? Response(status: status)
     }
 }
 
-/// `{"tip_height": N}`.
-struct TipBody: Codable, Sendable {
-    var tipHeight: Int
-    private enum CodingKeys: String, CodingKey { case tipHeight = "tip_height" }
+/// Turns what a control request did wrong into the control API's error answer: 404 for an
+/// unknown wallet, movement or transaction, 409 for one that exists, 400 for bad input.
+struct ControlErrorMiddleware: RouterMiddleware {
+    func handle(
+        _ request: Request, context: SimRequestContext, next: (Request, SimRequestContext) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as SimulatorError {
+            return ControlRoutes.error(error.httpStatus, error.message)
+        } catch let error as DecodingError {
+            return ControlRoutes.error(.badRequest, "bad request body: \(SimulatorError.describe(error))")
+        } catch let error as any HTTPResponseError {
+            throw error
+        } catch {
+            return ControlRoutes.error(.internalServerError, "\(error)")
+        }
+    }
 }
 
 /// `{"block_height": N, "block_time": T}` for confirming an Esplora transaction.

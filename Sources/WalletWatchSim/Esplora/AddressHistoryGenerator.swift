@@ -146,7 +146,7 @@ struct ConfirmedKey: Comparable, Hashable, Sendable {
 }
 
 /// Esplora's `chain_stats` / `mempool_stats` for one address.
-struct AddressStats: Sendable, Hashable, JSONWritable {
+struct AddressStats: Sendable, Hashable, Encodable {
     var fundedCount = 0
     var fundedSum: Int64 = 0
     var spentCount = 0
@@ -170,14 +170,9 @@ struct AddressStats: Sendable, Hashable, JSONWritable {
                      txCount: lhs.txCount + rhs.txCount)
     }
 
-    func writeJSON(to out: inout JSONBuffer) {
-        out.beginObject()
-        out.field("funded_txo_count", fundedCount)
-        out.field("funded_txo_sum", fundedSum)
-        out.field("spent_txo_count", spentCount)
-        out.field("spent_txo_sum", spentSum)
-        out.field("tx_count", txCount)
-        out.endObject()
+    private enum CodingKeys: String, CodingKey {
+        case fundedCount = "funded_txo_count", fundedSum = "funded_txo_sum", spentCount = "spent_txo_count"
+        case spentSum = "spent_txo_sum", txCount = "tx_count"
     }
 }
 

@@ -1,76 +1,83 @@
+import Hummingbird
+
 /// The Esplora HTTP API (Blockstream / mempool.space / electrs) under `/esplora`: address
 /// stats and history with electrs' paging, transactions, the tip. Errors are plain text, as
 /// electrs sends them.
-struct EsploraRoutes: Sendable {
+struct EsploraRoutes {
     let state: SimulatorState
 
-    func respond(to request: SimRequest, segments: [String]) async -> SimResponse {
-        guard request.method == "GET" else { return .text("Method Not Allowed", status: 405) }
-        switch segments.count > 0 ? segments[0] : "" {
-        case "blocks":
-            if segments == ["blocks", "tip", "height"] { return .text(String(await state.chainTip)) }
-            if segments == ["blocks", "tip", "hash"] { return .text(Fingerprint.blockHash(height: await state.chainTip)) }
-        case "address":
-            guard segments.count >= 2 else { break }
-            return await address(segments[1], rest: Array(segments.dropFirst(2)))
-        case "tx":
-            guard segments.count == 2 || (segments.count == 3 && segments[2] == "status") else { break }
-            return await transaction(segments[1], statusOnly: segments.count == 3)
-        default:
-            break
+    func register(on router: Router<SimRequestContext>) {
+        let esplora = router.group("esplora")
+            .add(middleware: GetOnlyMiddleware(refusal: .text("Method Not Allowed", status: .methodNotAllowed)))
+        esplora.on("blocks/tip/height") { _, context in
+            try context.json(await state.chainTip, contentType: "text/plain; charset=utf-8")
         }
-        return .text("Not Found", status: 404)
-    }
-
-    private func address(_ address: String, rest: [String]) async -> SimResponse {
-        guard (14...90).contains(address.count), address.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-            return .text("Invalid Bitcoin address", status: 400)
+        esplora.on("blocks/tip/hash") { _, context in context.text(Fingerprint.blockHash(height: await state.chainTip)) }
+        esplora.on("address/:address") { _, context in
+            let history = try await addressHistory(context)
+            return try context.json(AddressSummary(
+                address: history.address, chainStats: history.chainStats, mempoolStats: history.mempoolStats))
         }
-        let history = await state.addressHistory(address)
-        let chainTime = await state.chainTime
-        switch rest {
-        case []:
-            var out = JSONBuffer()
-            out.beginObject()
-            out.field("address", address)
-            out.field("chain_stats", history.chainStats)
-            out.field("mempool_stats", history.mempoolStats)
-            out.endObject()
-            return SimResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(out.bytes))
-        case ["txs"]:
-            let mempool = Array(history.mempool.prefix(EsploraChain.mempoolLimit))
-            let confirmed = history.confirmedPage(before: nil, limit: EsploraChain.chainPageSize)
-            return transactions(mempool + confirmed, chainTime)
-        case ["txs", "mempool"]:
-            return transactions(Array(history.mempool.prefix(EsploraChain.mempoolLimit)), chainTime)
-        case ["txs", "chain"]:
-            return transactions(history.confirmedPage(before: nil, limit: EsploraChain.chainPageSize), chainTime)
-        case let path where path.count == 3 && path[0] == "txs" && path[1] == "chain":
-            let lastSeen = path[2]
-            guard lastSeen.count == 64, lastSeen.allSatisfy(\.isHexDigit) else {
-                return .text("Invalid hex string", status: 400)
-            }
+        esplora.on("address/:address/txs") { _, context in
+            let history = try await addressHistory(context)
+            let mempool = history.mempool.prefix(EsploraChain.mempoolLimit)
+            return try await transactions(Array(mempool) + history.confirmedPage(before: nil, limit: EsploraChain.chainPageSize), context)
+        }
+        esplora.on("address/:address/txs/mempool") { _, context in
+            try await transactions(Array(try await addressHistory(context).mempool.prefix(EsploraChain.mempoolLimit)), context)
+        }
+        esplora.on("address/:address/txs/chain") { _, context in
+            try await transactions(try await addressHistory(context).confirmedPage(before: nil, limit: EsploraChain.chainPageSize), context)
+        }
+        esplora.on("address/:address/txs/chain/:txid") { _, context in
+            let history = try await addressHistory(context)
             // electrs skips until the last seen txid; one it does not know gives an empty page.
-            guard let key = history.key(of: lastSeen) else { return transactions([], chainTime) }
-            return transactions(history.confirmedPage(before: key, limit: EsploraChain.chainPageSize), chainTime)
-        default:
-            return .text("Not Found", status: 404)
+            guard let key = history.key(of: try Self.txid(context)) else { return try await transactions([], context) }
+            return try await transactions(history.confirmedPage(before: key, limit: EsploraChain.chainPageSize), context)
+        }
+        esplora.on("tx/:txid") { _, context in try context.json(try await transaction(context)) }
+        esplora.on("tx/:txid/status") { _, context in try context.json(try await transaction(context).status) }
+        for path: RouterPath in ["", "**"] {
+            esplora.on(path) { _, _ in .text("Not Found", status: .notFound) }
         }
     }
 
-    private func transaction(_ txid: String, statusOnly: Bool) async -> SimResponse {
-        guard txid.count == 64, txid.allSatisfy(\.isHexDigit) else { return .text("Invalid hex string", status: 400) }
-        guard let transaction = await state.esploraTransaction(txid) else {
-            return .text("Transaction not found", status: 404)
+    private static func error(_ message: String, _ status: HTTPResponse.Status) -> ErrorResponse {
+        ErrorResponse(response: .text(message, status: status))
+    }
+
+    private static func txid(_ context: SimRequestContext) throws -> String {
+        let txid = context.parameters.get("txid") ?? ""
+        guard txid.count == 64, txid.allSatisfy(\.isHexDigit) else { throw error("Invalid hex string", .badRequest) }
+        return txid
+    }
+
+    private func addressHistory(_ context: SimRequestContext) async throws -> AddressHistory {
+        let address = context.parameters.get("address") ?? ""
+        guard (14...90).contains(address.count), address.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw Self.error("Invalid Bitcoin address", .badRequest)
         }
+        return await state.addressHistory(address)
+    }
+
+    private func transaction(_ context: SimRequestContext) async throws -> EsploraTransaction {
+        guard let spec = await state.esploraTransaction(try Self.txid(context)) else {
+            throw Self.error("Transaction not found", .notFound)
+        }
+        return EsploraTransaction(spec, chainTime: await state.chainTime)
+    }
+
+    private func transactions(_ list: [EsploraTxSpec], _ context: SimRequestContext) async throws -> Response {
         let chainTime = await state.chainTime
-        let json = EsploraTxJSON(transaction: transaction, blockTime: chainTime.time(ofHeight:))
-        guard statusOnly else { return .json(json) }
-        let full = (try? SimJSON(parsing: json.jsonBytes)) ?? .null
-        return .json(full["status"] ?? .null)
+        return try context.json(list.map { EsploraTransaction($0, chainTime: chainTime) })
     }
+}
 
-    private func transactions(_ list: [EsploraTxSpec], _ chainTime: ChainTime) -> SimResponse {
-        .json(list.map { EsploraTxJSON(transaction: $0, blockTime: chainTime.time(ofHeight:)) })
-    }
+/// `GET /address/:address`: the address and its confirmed and mempool stats.
+struct AddressSummary: Encodable {
+    var address: String
+    var chainStats: AddressStats
+    var mempoolStats: AddressStats
+
+    private enum CodingKeys: String, CodingKey { case address, chainStats = "chain_stats", mempoolStats = "mempool_stats" }
 }

@@ -144,6 +144,14 @@ public enum FaultKind: Sendable, Hashable {
         }
     }
 
+    /// Whether the fault edits the body the route writes (see ``WireEncoder``).
+    var isBodyEdit: Bool {
+        switch self {
+        case .wrongType, .negativeAmount, .missingField: true
+        default: false
+        }
+    }
+
     /// The name with its main parameter, for the request log (`status 503`, `slow 2.0s`).
     var logLabel: String {
         switch self {

@@ -1,70 +1,72 @@
+import Foundation
+import Hummingbird
+
 /// The two price APIs walletwatch can use: CoinGecko's `/api/v3/simple/price` (under
 /// `/coingecko`) and mempool.space's `/api/v1/prices` (under `/mempool`).
-struct PriceRoutes: Sendable {
+struct PriceRoutes {
     let state: SimulatorState
 
     /// mempool.space lists these first, in this order; others follow alphabetically.
     static let mempoolOrder = ["USD", "EUR", "GBP", "CAD", "CHF", "AUD", "JPY"]
 
-    /// `GET /coingecko/api/v3/simple/price?ids=bitcoin&vs_currencies=usd,eur`: only the
-    /// requested currencies that have a price, lower-case, in the order asked.
-    func coingecko(_ request: SimRequest) async -> SimResponse {
-        guard request.method == "GET" else { return .text("Method Not Allowed", status: 405) }
-        guard let ids = request.parameters["ids"] else { return coingeckoError("Missing parameter ids") }
-        guard let currencies = request.parameters["vs_currencies"] else {
-            return coingeckoError("Missing parameter vs_currencies")
-        }
-        let prices = await state.prices
-        var out = JSONBuffer()
-        out.beginObject()
-        if ids.lowercased().split(separator: ",").map({ $0.trimmingSpaces }).contains("bitcoin") {
-            out.key("bitcoin")
-            out.beginObject()
-            var seen: Set<String> = []
-            for currency in currencies.lowercased().split(separator: ",").map(\.trimmingSpaces) where !seen.contains(currency) {
-                seen.insert(currency)
-                if let price = prices[currency] {
-                    out.key(currency)
-                    out.number(PriceTable.jsonNumber(price))
-                }
-            }
-            out.endObject()
-        }
-        out.endObject()
-        return SimResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(out.bytes))
+    func register(on router: Router<SimRequestContext>) {
+        let refusal = Response.text("Method Not Allowed", status: .methodNotAllowed)
+        router.group("coingecko/api/v3").add(middleware: GetOnlyMiddleware(refusal: refusal))
+            .on("simple/price") { request, context in try await coingecko(request, context) }
+        router.group("mempool/api").add(middleware: GetOnlyMiddleware(refusal: refusal))
+            .on("v1/prices") { _, context in try await mempool(context) }
     }
 
-    /// `GET /mempool/api/v1/prices`: `{"time": <unix>, "USD": ..., "EUR": ..., ...}`.
-    func mempool(_ request: SimRequest) async -> SimResponse {
-        guard request.method == "GET" else { return .text("Method Not Allowed", status: 405) }
+    /// `?ids=bitcoin&vs_currencies=usd,eur`: only the requested currencies that have a price,
+    /// lower-case, in the order asked.
+    private func coingecko(_ request: Request, _ context: SimRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        guard let ids = query["ids"] else { return try Self.error("Missing parameter ids") }
+        guard let currencies = query["vs_currencies"] else { return try Self.error("Missing parameter vs_currencies") }
         let prices = await state.prices
-        let now = state.clock.now()
-        let codes = PriceRoutes.mempoolOrder.filter { prices.prices[$0] != nil }
-            + prices.prices.keys.filter { !PriceRoutes.mempoolOrder.contains($0) }.sorted()
-        var out = JSONBuffer()
-        out.beginObject()
-        out.field("time", now.unixSeconds)
-        for code in codes {
-            if let price = prices.prices[code] {
-                out.key(code)
-                out.number(PriceTable.jsonNumber(price))
-            }
+        guard Self.list(ids).contains("bitcoin") else { return try context.json([String: PriceQuotes]()) }
+        var seen: Set<String> = []
+        let quotes = Self.list(currencies).filter { seen.insert($0).inserted }.compactMap { currency in
+            prices[currency].map { PriceQuotes.Quote(currency: currency, price: $0) }
         }
-        out.endObject()
-        return SimResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(out.bytes))
+        return try context.json(["bitcoin": PriceQuotes(quotes: quotes)])
     }
 
-    private func coingeckoError(_ message: String) -> SimResponse {
-        var out = JSONBuffer()
-        out.beginObject()
-        out.field("error", message)
-        out.endObject()
-        return SimResponse(status: 400, headers: [("Content-Type", "application/json")], body: .bytes(out.bytes))
+    /// `{"time": <unix>, "USD": ..., "EUR": ..., ...}`.
+    private func mempool(_ context: SimRequestContext) async throws -> Response {
+        let prices = await state.prices.prices
+        let codes = Self.mempoolOrder.filter { prices[$0] != nil }
+            + prices.keys.filter { !Self.mempoolOrder.contains($0) }.sorted()
+        let quotes = codes.compactMap { code in prices[code].map { PriceQuotes.Quote(currency: code, price: $0) } }
+        return try context.json(PriceQuotes(time: state.clock.now().unixSeconds, quotes: quotes))
+    }
+
+    /// The comma-separated values of a query parameter, lower-case, trimmed.
+    private static func list(_ text: Substring) -> [String] {
+        text.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    private static func error(_ message: String) throws -> Response {
+        Response(status: .badRequest, headers: [.contentType: "application/json"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: try WireEncoder.encode(["error": message]))))
     }
 }
 
-extension Substring {
-    var trimmingSpaces: String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+/// Prices as one JSON object, currencies in the order given (`{"usd":65000.12,"eur":60012.5}`),
+/// after mempool.space's `time` when there is one.
+struct PriceQuotes: Encodable {
+    /// One currency's price.
+    struct Quote {
+        let currency: String
+        let price: Decimal
+    }
+
+    var time: Int64?
+    var quotes: [Quote]
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: DynamicKey.self)
+        try c.encodeIfPresent(time, forKey: DynamicKey("time"))
+        for quote in quotes { try c.encode(PriceTable.rounded(quote.price), forKey: DynamicKey(quote.currency)) }
     }
 }

@@ -31,11 +31,11 @@ public struct PriceTable: Sendable, Hashable, Codable {
         try container.encode(prices)
     }
 
-    /// A price as a JSON number (`65000`, `65000.12`).
-    static func jsonNumber(_ price: Decimal) -> String {
+    /// A price as the APIs serve it: to 8 decimal places at most.
+    static func rounded(_ price: Decimal) -> Decimal {
         var value = price
         var rounded = Decimal()
         NSDecimalRound(&rounded, &value, 8, .plain)
-        return "\(rounded)"
+        return rounded
     }
 }

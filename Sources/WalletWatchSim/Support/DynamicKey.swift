@@ -1,0 +1,9 @@
+/// A coding key made from any string, for objects whose keys are data (currencies, metadata).
+struct DynamicKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+
+    init(_ string: String) { stringValue = string }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
