@@ -62,6 +62,11 @@ import Testing
             let history = try #require(try await HTTPProbe.get(sim.baseURL + "/barkd/ark/api/v1/history").array)
             #expect(history[0]["id"] == nil && history[0]["status"] != nil && history[1]["id"] != nil)
         }
+        try await withFault(.missingField, at: "/coingecko/*") { sim in
+            // The first key's whole value goes with it.
+            let prices = try await HTTPProbe.get(sim.coingeckoURL + "/simple/price?ids=bitcoin&vs_currencies=usd")
+            #expect(prices.status == 200 && prices.text == "{}")
+        }
     }
 
     @Test func statusFaultsCarryErrorBodiesAndRetryAfter() async throws {

@@ -94,7 +94,7 @@ import Testing
         // numbers as written.
         let metadata = JSONValue.object([
             .init("b", .int(1)),
-            .init("a", .array([.bool(true), .null, .string("x\"y"), .double(65000.12), .int(-300)])),
+            .init("a", .array([.bool(true), .null, .string("x\"y\n\u{01}"), .double(65000.12), .int(-300)])),
             .init("c", .object([])),
         ])
         let wallet = WalletScenario(name: "m", movements: [
@@ -102,7 +102,7 @@ import Testing
         ])
         try await Fixture.withSimulator(Scenario(wallets: [wallet])) { sim in
             let raw = try await HTTPProbe.get(sim.barkdURL("m") + "/api/v1/history").text
-            #expect(raw.contains(#""metadata":{"b":1,"a":[true,null,"x\"y",65000.12,-300],"c":{}}"#), "\(raw)")
+            #expect(raw.contains(#""metadata":{"b":1,"a":[true,null,"x\"y\n\u0001",65000.12,-300],"c":{}}"#), "\(raw)")
         }
         // From a scenario file: the same values (keys sorted, as decoders do not report their order).
         let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"b":1,"a":[true,null,"x\"y",65000.12,-300],"c":{}}"#.utf8))
