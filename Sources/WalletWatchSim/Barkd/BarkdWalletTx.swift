@@ -1,3 +1,5 @@
+import Foundation
+
 /// barkd's `WalletTxInfo` (GET /api/v1/onchain/transactions): one transaction of the daemon's
 /// on-chain wallet. `onchain_fee_sat` is omitted when unknown; `confirmation` is `null` while
 /// the transaction is in the mempool.
@@ -62,7 +64,7 @@ public struct BarkdWalletTx: Sendable, Hashable, Codable {
         var value = UInt64(max(0, amount.magnitude))
         var amountHex = ""
         for _ in 0..<8 {
-            amountHex += String(format2: UInt8(value & 0xFF))
+            amountHex += String(format: "%02x", UInt8(value & 0xFF))
             value >>= 8
         }
         return "02000000000101" + random.hex(64) + "0100000000fdffffff02" + amountHex
@@ -119,13 +121,5 @@ public struct BarkdUtxo: Sendable, Hashable, Codable {
         try c.encode(outpoint, forKey: .outpoint)
         try c.encode(amountSat, forKey: .amountSat)
         try c.encode(confirmationHeight, forKey: .confirmationHeight)
-    }
-}
-
-extension String {
-    /// Two lowercase hex digits.
-    init(format2 byte: UInt8) {
-        let digits = Array("0123456789abcdef")
-        self = String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
     }
 }

@@ -151,33 +151,12 @@ struct ControlRoutes {
     private static func reply(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return Response(status: status, headers: [.contentType: "application/json"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+        return .json(Array(try encoder.encode(value)), status: status)
     }
 
     /// `{"error": "..."}` with `status`.
     static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        (try? reply(["error": message], status: status)) ?? Response(status: status)
-    }
-}
-
-/// Turns what a control request did wrong into the control API's error answer: 404 for an
-/// unknown wallet, movement or transaction, 409 for one that exists, 400 for bad input.
-struct ControlErrorMiddleware: RouterMiddleware {
-    func handle(
-        _ request: Request, context: SimRequestContext, next: (Request, SimRequestContext) async throws -> Response
-    ) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch let error as SimulatorError {
-            return ControlRoutes.error(error.httpStatus, error.message)
-        } catch let error as DecodingError {
-            return ControlRoutes.error(.badRequest, "bad request body: \(SimulatorError.describe(error))")
-        } catch let error as any HTTPResponseError {
-            throw error
-        } catch {
-            return ControlRoutes.error(.internalServerError, "\(error)")
-        }
+        .jsonError(["error": message], status: status)
     }
 }
 

@@ -78,11 +78,11 @@ struct EsploraChain: Sendable {
     /// Everything Esplora knows about one address, ready for listing and paging.
     func history(of address: String) -> AddressHistory {
         var mempool: [StoredTransaction] = []
-        var confirmed: [(ConfirmedKey, EsploraTxSpec)] = []
+        var confirmed: [AddressHistory.Confirmed] = []
         for txid in byAddress[address] ?? [] {
             guard let stored = transactions[txid] else { continue }
             if let height = stored.transaction.blockHeight {
-                confirmed.append((ConfirmedKey(height: height, order: stored.order), stored.transaction))
+                confirmed.append(.init(key: ConfirmedKey(height: height, order: stored.order), transaction: stored.transaction))
             } else {
                 mempool.append(stored)
             }
@@ -90,7 +90,7 @@ struct EsploraChain: Sendable {
         return AddressHistory(
             address: address,
             mempool: mempool.sorted { $0.order > $1.order }.map(\.transaction),
-            confirmed: confirmed.sorted { $0.0 > $1.0 },
+            confirmed: confirmed.sorted { $0.key > $1.key },
             generator: generators[address])
     }
 }
@@ -98,14 +98,20 @@ struct EsploraChain: Sendable {
 /// One address's transactions at one moment: mempool newest first, confirmed newest first
 /// (stored ones merged with the generated history).
 struct AddressHistory: Sendable {
+    /// A stored confirmed transaction and where it sorts.
+    struct Confirmed: Sendable {
+        let key: ConfirmedKey
+        let transaction: EsploraTxSpec
+    }
+
     let address: String
     let mempool: [EsploraTxSpec]
-    let confirmed: [(ConfirmedKey, EsploraTxSpec)]
+    let confirmed: [Confirmed]
     let generator: AddressHistoryGenerator?
 
     var chainStats: AddressStats {
         var stats = generator?.stats ?? AddressStats()
-        for (_, tx) in confirmed { stats.add(tx, for: address) }
+        for entry in confirmed { stats.add(entry.transaction, for: address) }
         return stats
     }
 
@@ -117,24 +123,24 @@ struct AddressHistory: Sendable {
 
     /// The ordering key of a confirmed transaction of this address, or nil when it has none.
     func key(of txid: String) -> ConfirmedKey? {
-        if let found = confirmed.first(where: { $0.1.txid == txid }) { return found.0 }
+        if let found = confirmed.first(where: { $0.transaction.txid == txid }) { return found.key }
         if let generator, let j = generator.index(of: txid) { return generator.key(j) }
         return nil
     }
 
     /// Up to `limit` confirmed transactions older than `key` (the newest when nil), newest first.
     func confirmedPage(before key: ConfirmedKey?, limit: Int) -> [EsploraTxSpec] {
-        var stored = confirmed.lazy.filter { entry in key.map { entry.0 < $0 } ?? true }.makeIterator()
+        var stored = confirmed.lazy.filter { entry in key.map { entry.key < $0 } ?? true }.makeIterator()
         var nextStored = stored.next()
         var nextGenerated = (generator?.countBefore(key) ?? 0) - 1
         var page: [EsploraTxSpec] = []
         while page.count < limit {
-            let generated = nextGenerated >= 0 ? generator.map { ($0.key(nextGenerated), $0) } : nil
-            if case let (generatedKey, generator)? = generated, nextStored.map({ generatedKey > $0.0 }) ?? true {
+            // The newer of the next stored and the next generated transaction goes first.
+            if let generator, nextGenerated >= 0, nextStored.map({ generator.key(nextGenerated) > $0.key }) ?? true {
                 page.append(generator.transaction(nextGenerated))
                 nextGenerated -= 1
-            } else if case let (_, transaction)? = nextStored {
-                page.append(transaction)
+            } else if let entry = nextStored {
+                page.append(entry.transaction)
                 nextStored = stored.next()
             } else {
                 break

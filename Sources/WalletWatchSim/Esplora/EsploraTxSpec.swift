@@ -53,11 +53,6 @@ public struct EsploraTxSpec: Sendable, Hashable, Codable {
         var random = DeterministicRandom(seed: Fingerprint.of("funding:" + txid))
         return [EsploraTxIO(address: "bc1q" + random.bech32(38), value: total)]
     }
-
-    /// Whether `address` is paid by an output or spent by an input.
-    func touches(_ address: String) -> Bool {
-        outputs.contains { $0.address == address } || inputs.contains { $0.address == address }
-    }
 }
 
 /// One input or output of an ``EsploraTxSpec``: an address and a value in sats. An input

@@ -21,8 +21,10 @@ struct PriceRoutes {
     /// lower-case, in the order asked.
     private func coingecko(_ request: Request, _ context: SimRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
-        guard let ids = query["ids"] else { return try Self.error("Missing parameter ids") }
-        guard let currencies = query["vs_currencies"] else { return try Self.error("Missing parameter vs_currencies") }
+        guard let ids = query["ids"], let currencies = query["vs_currencies"] else {
+            let missing = query["ids"] == nil ? "ids" : "vs_currencies"
+            return .jsonError(["error": "Missing parameter \(missing)"], status: .badRequest)
+        }
         let prices = await state.prices
         guard Self.list(ids).contains("bitcoin") else { return try context.json([String: PriceQuotes]()) }
         var seen: Set<String> = []
@@ -46,10 +48,6 @@ struct PriceRoutes {
         text.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
-    private static func error(_ message: String) throws -> Response {
-        Response(status: .badRequest, headers: [.contentType: "application/json"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: try WireEncoder.encode(["error": message]))))
-    }
 }
 
 /// Prices as one JSON object, currencies in the order given (`{"usd":65000.12,"eur":60012.5}`),

@@ -19,8 +19,7 @@ struct SimRequestContext: RequestContext {
     /// `value` as a 200 answer written by ``WireEncoder``, with this request's body-editing
     /// fault made on the way.
     func json(_ value: some Encodable, contentType: String = "application/json") throws -> Response {
-        let bytes = try WireEncoder.encode(value, edit: fault)
-        return Response(status: .ok, headers: [.contentType: contentType], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        .json(try WireEncoder.encode(value, edit: fault), contentType: contentType)
     }
 
     /// Text that is not JSON as a 200 answer; the missing-field fault leaves nothing of it.
