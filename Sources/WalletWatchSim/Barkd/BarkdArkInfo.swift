@@ -3,43 +3,43 @@
 /// The defaults describe a plausible mainnet server.
 public struct BarkdArkInfo: Sendable, Hashable, Codable {
     /// `network` on the wire.
-    public var network: String
+    public var network: String = "bitcoin"
     /// `server_pubkey` on the wire.
-    public var serverPubkey: String
+    public var serverPubkey: String = BarkdArkInfo.defaultServerPubkey
     /// `mailbox_pubkey` on the wire.
-    public var mailboxPubkey: String
+    public var mailboxPubkey: String = BarkdArkInfo.defaultMailboxPubkey
     /// A humantime duration such as `30s` or `1h`.
-    public var roundInterval: String
+    public var roundInterval: String = "30s"
     /// `nb_round_nonces` on the wire.
-    public var nbRoundNonces: Int
+    public var nbRoundNonces: Int = 8
     /// `vtxo_exit_delta` on the wire.
-    public var vtxoExitDelta: Int
+    public var vtxoExitDelta: Int = 144
     /// Served as both `vtxo_lifetime` and the deprecated `vtxo_expiry_delta`, as barkd does.
-    public var vtxoLifetime: Int
+    public var vtxoLifetime: Int = 4320
     /// `htlc_send_expiry_delta` on the wire.
-    public var htlcSendExpiryDelta: Int
+    public var htlcSendExpiryDelta: Int = 36
     /// `htlc_expiry_delta` on the wire.
-    public var htlcExpiryDelta: Int
+    public var htlcExpiryDelta: Int = 6
     /// `max_vtxo_amount` on the wire.
-    public var maxVtxoAmount: Int64
+    public var maxVtxoAmount: Int64 = 10_000_000
     /// `required_board_confirmations` on the wire.
-    public var requiredBoardConfirmations: Int
+    public var requiredBoardConfirmations: Int = 2
     /// `max_user_invoice_cltv_delta` on the wire.
-    public var maxUserInvoiceCltvDelta: Int
+    public var maxUserInvoiceCltvDelta: Int = 58
     /// `min_board_amount_sat` on the wire.
-    public var minBoardAmountSat: Int64
+    public var minBoardAmountSat: Int64 = 20_000
     /// `offboard_feerate_sat_per_kvb` on the wire.
-    public var offboardFeerateSatPerKvb: Int64
+    public var offboardFeerateSatPerKvb: Int64 = 10_000
     /// `ln_receive_anti_dos_required` on the wire.
-    public var lnReceiveAntiDosRequired: Bool
+    public var lnReceiveAntiDosRequired: Bool = false
     /// `fees` on the wire.
-    public var fees: BarkdFeeSchedule
+    public var fees: BarkdFeeSchedule = BarkdFeeSchedule()
     /// `max_vtxo_exit_depth` on the wire.
-    public var maxVtxoExitDepth: Int
+    public var maxVtxoExitDepth: Int = 12
     /// `tos_link` on the wire.
     public var tosLink: String?
     /// `max_offboard_inputs` on the wire.
-    public var maxOffboardInputs: Int
+    public var maxOffboardInputs: Int = 25
 
     /// The server key every default VTXO and ArkInfo names.
     public static let defaultServerPubkey = "02" + Fingerprint.hash256("ark-server")
@@ -47,36 +47,8 @@ public struct BarkdArkInfo: Sendable, Hashable, Codable {
     /// The mailbox key of the default ArkInfo.
     public static let defaultMailboxPubkey = "03" + Fingerprint.hash256("ark-mailbox")
 
-    /// Ark server parameters; every one defaults to a plausible mainnet value.
-    public init(
-        network: String = "bitcoin", serverPubkey: String = BarkdArkInfo.defaultServerPubkey,
-        mailboxPubkey: String = BarkdArkInfo.defaultMailboxPubkey, roundInterval: String = "30s",
-        nbRoundNonces: Int = 8, vtxoExitDelta: Int = 144, vtxoLifetime: Int = 4320, htlcSendExpiryDelta: Int = 36,
-        htlcExpiryDelta: Int = 6, maxVtxoAmount: Int64 = 10_000_000, requiredBoardConfirmations: Int = 2,
-        maxUserInvoiceCltvDelta: Int = 58, minBoardAmountSat: Int64 = 20_000, offboardFeerateSatPerKvb: Int64 = 10_000,
-        lnReceiveAntiDosRequired: Bool = false, fees: BarkdFeeSchedule = BarkdFeeSchedule(), maxVtxoExitDepth: Int = 12,
-        tosLink: String? = nil, maxOffboardInputs: Int = 25
-    ) {
-        self.network = network
-        self.serverPubkey = serverPubkey
-        self.mailboxPubkey = mailboxPubkey
-        self.roundInterval = roundInterval
-        self.nbRoundNonces = nbRoundNonces
-        self.vtxoExitDelta = vtxoExitDelta
-        self.vtxoLifetime = vtxoLifetime
-        self.htlcSendExpiryDelta = htlcSendExpiryDelta
-        self.htlcExpiryDelta = htlcExpiryDelta
-        self.maxVtxoAmount = maxVtxoAmount
-        self.requiredBoardConfirmations = requiredBoardConfirmations
-        self.maxUserInvoiceCltvDelta = maxUserInvoiceCltvDelta
-        self.minBoardAmountSat = minBoardAmountSat
-        self.offboardFeerateSatPerKvb = offboardFeerateSatPerKvb
-        self.lnReceiveAntiDosRequired = lnReceiveAntiDosRequired
-        self.fees = fees
-        self.maxVtxoExitDepth = maxVtxoExitDepth
-        self.tosLink = tosLink
-        self.maxOffboardInputs = maxOffboardInputs
-    }
+    /// A plausible mainnet server's parameters; change any of them as needed.
+    public init() {}
 
     private enum CodingKeys: String, CodingKey {
         case network, serverPubkey = "server_pubkey", mailboxPubkey = "mailbox_pubkey", roundInterval = "round_interval"
@@ -91,30 +63,31 @@ public struct BarkdArkInfo: Sendable, Hashable, Codable {
 
     /// Any field left out keeps its default, so a scenario can override one parameter.
     public init(from decoder: any Decoder) throws {
+        self.init()
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = BarkdArkInfo()
-        func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T {
-            try c.decodeIfPresent(T.self, forKey: key) ?? fallback
+        func read<T: Decodable>(_ key: CodingKeys, _ value: inout T) throws {
+            value = try c.decodeIfPresent(T.self, forKey: key) ?? value
         }
-        network = try value(.network, d.network)
-        serverPubkey = try value(.serverPubkey, d.serverPubkey)
-        mailboxPubkey = try value(.mailboxPubkey, d.mailboxPubkey)
-        roundInterval = try value(.roundInterval, d.roundInterval)
-        nbRoundNonces = try value(.nbRoundNonces, d.nbRoundNonces)
-        vtxoExitDelta = try value(.vtxoExitDelta, d.vtxoExitDelta)
-        vtxoLifetime = try value(.vtxoLifetime, try value(.vtxoExpiryDelta, d.vtxoLifetime))
-        htlcSendExpiryDelta = try value(.htlcSendExpiryDelta, d.htlcSendExpiryDelta)
-        htlcExpiryDelta = try value(.htlcExpiryDelta, d.htlcExpiryDelta)
-        maxVtxoAmount = try value(.maxVtxoAmount, d.maxVtxoAmount)
-        requiredBoardConfirmations = try value(.requiredBoardConfirmations, d.requiredBoardConfirmations)
-        maxUserInvoiceCltvDelta = try value(.maxUserInvoiceCltvDelta, d.maxUserInvoiceCltvDelta)
-        minBoardAmountSat = try value(.minBoardAmountSat, d.minBoardAmountSat)
-        offboardFeerateSatPerKvb = try value(.offboardFeerateSatPerKvb, d.offboardFeerateSatPerKvb)
-        lnReceiveAntiDosRequired = try value(.lnReceiveAntiDosRequired, d.lnReceiveAntiDosRequired)
-        fees = try value(.fees, d.fees)
-        maxVtxoExitDepth = try value(.maxVtxoExitDepth, d.maxVtxoExitDepth)
-        tosLink = try c.decodeIfPresent(String.self, forKey: .tosLink)
-        maxOffboardInputs = try value(.maxOffboardInputs, d.maxOffboardInputs)
+        try read(.network, &network)
+        try read(.serverPubkey, &serverPubkey)
+        try read(.mailboxPubkey, &mailboxPubkey)
+        try read(.roundInterval, &roundInterval)
+        try read(.nbRoundNonces, &nbRoundNonces)
+        try read(.vtxoExitDelta, &vtxoExitDelta)
+        try read(.vtxoExpiryDelta, &vtxoLifetime)
+        try read(.vtxoLifetime, &vtxoLifetime)
+        try read(.htlcSendExpiryDelta, &htlcSendExpiryDelta)
+        try read(.htlcExpiryDelta, &htlcExpiryDelta)
+        try read(.maxVtxoAmount, &maxVtxoAmount)
+        try read(.requiredBoardConfirmations, &requiredBoardConfirmations)
+        try read(.maxUserInvoiceCltvDelta, &maxUserInvoiceCltvDelta)
+        try read(.minBoardAmountSat, &minBoardAmountSat)
+        try read(.offboardFeerateSatPerKvb, &offboardFeerateSatPerKvb)
+        try read(.lnReceiveAntiDosRequired, &lnReceiveAntiDosRequired)
+        try read(.fees, &fees)
+        try read(.maxVtxoExitDepth, &maxVtxoExitDepth)
+        try read(.tosLink, &tosLink)
+        try read(.maxOffboardInputs, &maxOffboardInputs)
     }
 
     /// barkd's order; `tos_link` is `null` when absent, and the lifetime is served a second
@@ -166,57 +139,36 @@ public struct BarkdFeeSchedule: Sendable, Hashable, Codable {
     }
 
     /// `board.min_fee_sat` on the wire.
-    public var boardMinFeeSat: Int64
+    public var boardMinFeeSat: Int64 = 0
     /// `board.base_fee_sat` on the wire.
-    public var boardBaseFeeSat: Int64
+    public var boardBaseFeeSat: Int64 = 0
     /// `board.ppm` on the wire.
-    public var boardPpm: Int64
+    public var boardPpm: Int64 = 0
     /// `offboard.base_fee_sat` on the wire.
-    public var offboardBaseFeeSat: Int64
+    public var offboardBaseFeeSat: Int64 = 500
     /// `offboard.fixed_additional_vb` on the wire.
-    public var offboardFixedAdditionalVb: Int64
+    public var offboardFixedAdditionalVb: Int64 = 100
     /// `offboard.ppm_expiry_table` on the wire.
-    public var offboardExpiryTable: [ExpiryEntry]
+    public var offboardExpiryTable: [ExpiryEntry] = [ExpiryEntry(expiryBlocksThreshold: 144, ppm: 1000)]
     /// `refresh.base_fee_sat` on the wire.
-    public var refreshBaseFeeSat: Int64
+    public var refreshBaseFeeSat: Int64 = 0
     /// `refresh.ppm_expiry_table` on the wire.
-    public var refreshExpiryTable: [ExpiryEntry]
+    public var refreshExpiryTable: [ExpiryEntry] = [
+        ExpiryEntry(expiryBlocksThreshold: 144, ppm: 0), ExpiryEntry(expiryBlocksThreshold: 1008, ppm: 500),
+    ]
     /// `lightning_receive.base_fee_sat` on the wire.
-    public var lightningReceiveBaseFeeSat: Int64
+    public var lightningReceiveBaseFeeSat: Int64 = 0
     /// `lightning_receive.ppm` on the wire.
-    public var lightningReceivePpm: Int64
+    public var lightningReceivePpm: Int64 = 0
     /// `lightning_send.min_fee_sat` on the wire.
-    public var lightningSendMinFeeSat: Int64
+    public var lightningSendMinFeeSat: Int64 = 1
     /// `lightning_send.base_fee_sat` on the wire.
-    public var lightningSendBaseFeeSat: Int64
+    public var lightningSendBaseFeeSat: Int64 = 0
     /// `lightning_send.ppm_expiry_table` on the wire.
-    public var lightningSendExpiryTable: [ExpiryEntry]
+    public var lightningSendExpiryTable: [ExpiryEntry] = [ExpiryEntry(expiryBlocksThreshold: 0, ppm: 2500)]
 
-    /// A fee schedule; the defaults are modest mainnet-like fees.
-    public init(
-        boardMinFeeSat: Int64 = 0, boardBaseFeeSat: Int64 = 0, boardPpm: Int64 = 0,
-        offboardBaseFeeSat: Int64 = 500, offboardFixedAdditionalVb: Int64 = 100,
-        offboardExpiryTable: [ExpiryEntry] = [.init(expiryBlocksThreshold: 144, ppm: 1000)],
-        refreshBaseFeeSat: Int64 = 0,
-        refreshExpiryTable: [ExpiryEntry] = [.init(expiryBlocksThreshold: 144, ppm: 0), .init(expiryBlocksThreshold: 1008, ppm: 500)],
-        lightningReceiveBaseFeeSat: Int64 = 0, lightningReceivePpm: Int64 = 0,
-        lightningSendMinFeeSat: Int64 = 1, lightningSendBaseFeeSat: Int64 = 0,
-        lightningSendExpiryTable: [ExpiryEntry] = [.init(expiryBlocksThreshold: 0, ppm: 2500)]
-    ) {
-        self.boardMinFeeSat = boardMinFeeSat
-        self.boardBaseFeeSat = boardBaseFeeSat
-        self.boardPpm = boardPpm
-        self.offboardBaseFeeSat = offboardBaseFeeSat
-        self.offboardFixedAdditionalVb = offboardFixedAdditionalVb
-        self.offboardExpiryTable = offboardExpiryTable
-        self.refreshBaseFeeSat = refreshBaseFeeSat
-        self.refreshExpiryTable = refreshExpiryTable
-        self.lightningReceiveBaseFeeSat = lightningReceiveBaseFeeSat
-        self.lightningReceivePpm = lightningReceivePpm
-        self.lightningSendMinFeeSat = lightningSendMinFeeSat
-        self.lightningSendBaseFeeSat = lightningSendBaseFeeSat
-        self.lightningSendExpiryTable = lightningSendExpiryTable
-    }
+    /// Modest mainnet-like fees; change any of them as needed.
+    public init() {}
 
     private enum Part: String, CodingKey {
         case board, offboard, refresh, lightningReceive = "lightning_receive", lightningSend = "lightning_send"
