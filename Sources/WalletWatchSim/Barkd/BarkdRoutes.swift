@@ -35,7 +35,8 @@ struct BarkdRoutes {
             try context.json(TipBody(tipHeight: try await state.tipHeight(of: try wallet(context).name)))
         }
         api.on("notifications/wait") { request, context in try await waitForNotifications(request, context) }
-        for path: RouterPath in ["", "**"] {
+        // Any other path of a wallet, including the bare prefixes of its API's paths.
+        for path: RouterPath in ["", "api", "api/v1", "**"] {
             barkd.on(path) { request, context in
                 let rest = request.uri.path.dropFirst("/barkd/".count + (try wallet(context).name.count))
                 return .barkdError(.notFound, "Route not found", resources: [rest.isEmpty ? "/" : String(rest)])

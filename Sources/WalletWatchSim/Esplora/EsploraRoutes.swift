@@ -37,9 +37,14 @@ struct EsploraRoutes {
         }
         esplora.on("tx/:txid") { _, context in try context.json(try await transaction(context)) }
         esplora.on("tx/:txid/status") { _, context in try context.json(try await transaction(context).status) }
-        for path: RouterPath in ["", "**"] {
-            esplora.on(path) { _, _ in .text("Not Found", status: .notFound) }
-        }
+    }
+
+    /// Whether `path` is Esplora's (`/esplora` and below).
+    static func owns(_ path: String) -> Bool { path == "/esplora" || path.hasPrefix("/esplora/") }
+
+    /// electrs' answer to a path it does not serve (another method than GET: 405).
+    static func notFound(_ request: Request) -> Response {
+        request.method == .get ? .text("Not Found", status: .notFound) : .text("Method Not Allowed", status: .methodNotAllowed)
     }
 
     private static func error(_ message: String, _ status: HTTPResponse.Status) -> ErrorResponse {
