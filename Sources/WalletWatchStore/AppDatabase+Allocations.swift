@@ -141,10 +141,16 @@ extension AppDatabase {
     }
 
     static func target(_ db: Database, assetID: Int64, goalID: Int64, at instant: Instant) throws -> Int64 {
-        try Int64.fetchOne(db, sql: """
+        try latestTarget(db, assetID: assetID, goalID: goalID, at: instant) ?? 0
+    }
+
+    /// The latest history row of (asset, goal) at or before `instant` (ties: the latest
+    /// written), found through the pair's index; nil when the pair has none.
+    static func latestTarget(_ db: Database, assetID: Int64, goalID: Int64, at instant: Instant) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: """
             SELECT amount FROM allocation_history WHERE asset_id = ? AND goal_id = ? AND timestamp <= ?
             ORDER BY timestamp DESC, created_at DESC, id DESC LIMIT 1
-            """, arguments: [assetID, goalID, instant]) ?? 0
+            """), arguments: [assetID, goalID, instant])
     }
 }
 

@@ -8,6 +8,8 @@ public struct AssetProgressData: Hashable, Sendable {
     public let balanceNow: Int64
     public let movements: [ProgressCalculator.Movement]
     public let changes: [ProgressCalculator.TargetChange]
+    /// Targets just before the start by goal: the history rows dated before it, whenever written.
+    public let baseline: [Int64: Int64]
     public let currentTargets: [Int64: Int64]
 }
 
@@ -85,8 +87,10 @@ extension AppDatabase {
 
     // MARK: - The cycle
 
-    /// Starts tracking `month` at `startedAt`: freezes the plans and the targets at the start
-    /// (from the history, so that later back-dated rows do not move the baseline).
+    /// Starts tracking `month` at `startedAt`: freezes the plans, and records the targets as they
+    /// stood at the start. That record is what the user saw; the calculator reads the targets at
+    /// the start from the history instead (``progressData(start:now:)``), where a row dated before
+    /// the start but written after it (Rule 1 for a backdated deposit) is part of the baseline.
     public func startExecution(month: MonthLabel, startedAt: Instant, canUndoUntil: Instant,
                                snapshot makeSnapshot: @Sendable ([ExecutionSnapshotData.Target]) throws -> ExecutionSnapshotData) throws -> ExecutionRecord {
         try write { db in
@@ -177,6 +181,16 @@ extension AppDatabase {
     /// `now`, read in one snapshot. Transactions are read per asset through the (asset, date)
     /// index and history rows through the timestamp index, so the cost follows the month, not
     /// the length of the history.
+    ///
+    /// The targets at the start come from the history as it is now, not from the snapshot taken
+    /// at `month start`: what is dated before the start belongs to the baseline, whenever it was
+    /// written. A Rule 1 row (or its adjustment) goes with its transaction: before the start when
+    /// the transaction is dated before it, even when the pair's later rows pushed the row's
+    /// timestamp past the start; walked with the month when the transaction is dated at or after
+    /// the start (a deposit dated exactly S is the month's, and so is the target raise it causes).
+    /// Other rows are baseline when dated at or before the start. So the baseline handed to the
+    /// calculator is the history strictly before S, and every row from S on comes with its
+    /// classification (``ProgressCalculator/TargetChange/countsAtStart``).
     public func progressData(start: Instant, now: Instant) throws -> [AssetProgressData] {
         try read { db in
             let balances = try Self.balances(db)
@@ -185,9 +199,16 @@ extension AppDatabase {
                 ORDER BY date
                 """)
             let changes = try Dictionary(grouping: Row.fetchAll(db, sql: """
-                SELECT asset_id, goal_id, amount, timestamp FROM allocation_history WHERE timestamp > ? AND timestamp <= ?
-                ORDER BY timestamp, created_at, id
+                SELECT h.asset_id, h.goal_id, h.amount, h.timestamp,
+                    CASE WHEN h.reason IN ('rule1', 'rule1-adjust') AND t.date IS NOT NULL THEN t.date < ?1
+                         ELSE h.timestamp <= ?1 END AS counts_at_start
+                FROM allocation_history h
+                LEFT JOIN transactions t ON t.asset_id = h.asset_id AND t.txid = h.txid
+                WHERE h.timestamp >= ?1 AND h.timestamp <= ?2
+                ORDER BY h.timestamp, h.created_at, h.id
                 """, arguments: [start, now]), by: { try! $0.decode(Int64.self, forColumn: "asset_id") })
+            // Instants have millisecond resolution: "at or before S - 1 ms" is "before S".
+            let baseline = Dictionary(grouping: try Self.targets(db, at: start.adding(milliseconds: -1)), by: \.assetID)
             let current = try Dictionary(grouping: AllocationRow.fetchAll(db), by: \.assetID)
             return try Asset.order(Column("id")).fetchAll(db).map { asset in
                 let id = asset.id!
@@ -198,23 +219,24 @@ extension AppDatabase {
                     asset: asset, balanceNow: balances[id]?.counted ?? 0, movements: movements,
                     changes: try (changes[id] ?? []).map {
                         .init(goalID: try $0.decode(forColumn: "goal_id"), amount: try $0.decode(forColumn: "amount"),
-                              timestamp: try $0.decode(forColumn: "timestamp"))
+                              timestamp: try $0.decode(forColumn: "timestamp"), countsAtStart: try $0.decode(forColumn: "counts_at_start"))
                     },
+                    baseline: Dictionary(uniqueKeysWithValues: (baseline[id] ?? []).map { ($0.goalID, $0.amount) }),
                     currentTargets: Dictionary(uniqueKeysWithValues: (current[id] ?? []).map { ($0.goalID, $0.amount) }))
             }
         }
     }
 
-    /// The targets of every (asset, goal) pair with history at or before `instant`.
+    /// The targets of every (asset, goal) pair with history at or before `instant`: for each
+    /// pair, one lookup of its latest row through the (asset, goal, timestamp) index, so that a
+    /// long history costs a scan of the pairs, not a search per row.
     static func targets(_ db: Database, at instant: Instant) throws -> [ExecutionSnapshotData.Target] {
-        try Row.fetchAll(db, sql: """
-            SELECT h.asset_id, h.goal_id, h.amount FROM allocation_history h
-            WHERE h.id = (SELECT l.id FROM allocation_history l WHERE l.asset_id = h.asset_id AND l.goal_id = h.goal_id
-                          AND l.timestamp <= ? ORDER BY l.timestamp DESC, l.created_at DESC, l.id DESC LIMIT 1)
-            ORDER BY h.asset_id, h.goal_id
-            """, arguments: [instant]).map {
-            .init(assetID: try $0.decode(forColumn: "asset_id"), goalID: try $0.decode(forColumn: "goal_id"),
-                  amount: try $0.decode(forColumn: "amount"))
+        try Row.fetchAll(db, sql: "SELECT DISTINCT asset_id, goal_id FROM allocation_history ORDER BY asset_id, goal_id").compactMap { pair in
+            let assetID: Int64 = try pair.decode(forColumn: "asset_id")
+            let goalID: Int64 = try pair.decode(forColumn: "goal_id")
+            return try latestTarget(db, assetID: assetID, goalID: goalID, at: instant).map {
+                .init(assetID: assetID, goalID: goalID, amount: $0)
+            }
         }
     }
 

@@ -172,16 +172,13 @@ extension Engine {
         }
         let data = try database.progressData(start: start, now: now)
         let tracked = Set(snapshot.goals.map(\.goalID))
-        let baseline = Dictionary(grouping: snapshot.targets, by: \.assetID)
         var parts: [Int64: [MonthStatus.AssetPart]] = [:]
         var trail = ConversionTrail(table: rates.table)
         let goalCurrency = Dictionary(uniqueKeysWithValues: snapshot.goals.map { ($0.goalID, $0.currency) })
         for asset in data {
             let input = ProgressCalculator.AssetInput(
                 assetID: asset.asset.id!, currency: asset.asset.currency, balanceNow: asset.balanceNow, movements: asset.movements,
-                changes: asset.changes,
-                baseline: Dictionary(uniqueKeysWithValues: (baseline[asset.asset.id!] ?? []).map { ($0.goalID, $0.amount) }),
-                currentTargets: asset.currentTargets)
+                changes: asset.changes, baseline: asset.baseline, currentTargets: asset.currentTargets)
             for (goalID, contribution) in ProgressCalculator.contributions(of: input, trackedGoals: tracked) {
                 let converted = trail.convert(contribution.total, from: asset.asset.currency, to: goalCurrency[goalID]!)
                 parts[goalID, default: []].append(MonthStatus.AssetPart(

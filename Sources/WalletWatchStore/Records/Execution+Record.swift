@@ -68,6 +68,8 @@ public struct ExecutionSnapshotData: Hashable, Sendable, Codable {
     public let capturedAt: Instant
     public let displayCurrency: Currency
     public let goals: [PlannedGoal]
+    /// The targets as they stood when the month started (a record for the user; the calculator
+    /// reads the history, which also holds rows dated before the start but written after it).
     public let targets: [Target]
     /// The sum of the plans in the display currency; nil when a rate was missing.
     public let totalPlannedDisplay: Int64?
