@@ -4,6 +4,7 @@ import PackageDescription
 // Targets and their import rules follow ARCHITECTURE.md: data flows
 // sources -> ingest -> store -> calculator -> views, and no target imports one above it.
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
@@ -27,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // libcurl through a module map and a shim header (curl_easy_setopt is variadic).
@@ -40,7 +42,18 @@ let package = Package(
         .systemLibrary(name: "CSQLiteTuning", path: "Sources/CSQLiteTuning", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // mallopt, which Swift's Glibc module leaves out: the allocator tuning of MemoryTuning.swift.
         .systemLibrary(name: "CMallocTuning", path: "Sources/CMallocTuning"),
+        // libsecp256k1 for BIP32 public derivation and the taproot tweak (extrakeys module).
+        .systemLibrary(
+            name: "CSecp256k1",
+            path: "Sources/CSecp256k1",
+            pkgConfig: "libsecp256k1",
+            providers: [.apt(["libsecp256k1-dev"])]
+        ),
+        // OpenSSL's libcrypto, for RIPEMD-160 only (HASH160), which swift-crypto does not have.
+        .systemLibrary(name: "COpenSSLCrypto", path: "Sources/COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "WalletWatchCore"),
+        // Pure Bitcoin: addresses, scripts, BIP32 public derivation, descriptors. No I/O.
+        .target(name: "WalletWatchBitcoin", dependencies: ["CSecp256k1", "COpenSSLCrypto", crypto]),
         .target(name: "WalletWatchStore", dependencies: ["WalletWatchCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift"), "CSQLiteTuning"]),
         .target(name: "WalletWatchNet", dependencies: ["CCurl", logging]),
         .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchNet"]),
@@ -66,6 +79,8 @@ let package = Package(
             dependencies: ["WalletWatchCore", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "WalletWatchStoreTests", dependencies: ["WalletWatchStore", "TestSupport", grdb]),
+        // The BIPs' and Bitcoin Core's vector files are fixtures (Fixtures/PROVENANCE.md), read by path.
+        .testTarget(name: "WalletWatchBitcoinTests", dependencies: ["WalletWatchBitcoin"], exclude: ["Fixtures"]),
         .testTarget(name: "WalletWatchNetTests", dependencies: ["WalletWatchNet", "TestSupport", hummingbird, logging]),
         .testTarget(name: "WalletWatchSourcesTests", dependencies: ["WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport"]),
         // barkd's public OpenAPI document is a fixture: the simulator's responses are validated against it.
