@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchNet"]),
         .target(
             name: "WalletWatchEngine",
-            dependencies: ["WalletWatchCore", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", logging, lifecycle, "TOMLKit"]
+            dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", logging, lifecycle, "TOMLKit"]
         ),
         .target(name: "WalletWatchWeb", dependencies: ["WalletWatchEngine", "WalletWatchCore", "WalletWatchStore", hummingbird, prometheus, logging]),
         .target(name: "WalletWatchSim", dependencies: ["WalletWatchCore", hummingbird, lifecycle, logging]),

@@ -1,4 +1,5 @@
 import Foundation
+import WalletWatchBitcoin
 import WalletWatchCore
 
 /// Everything `walletwatch.toml` configures, with the defaults of CLI.md filled in and every
@@ -51,12 +52,15 @@ public struct SourceConfig: Sendable, Equatable {
     public var onchainAsset: String?
     /// esplora: the asset fed by the watched addresses.
     public var asset: String?
-    /// esplora: the watched addresses.
+    /// esplora: the watched addresses (checked against `network`, segwit ones in lowercase).
     public var addresses: [String]
+    /// esplora: the network whose addresses (and keys) the source watches.
+    public var network: Network
     public var intervalSeconds: Int
 
     public init(name: String, kind: Kind, url: String, token: SecretReference? = nil, arkAsset: String? = nil,
-                onchainAsset: String? = nil, asset: String? = nil, addresses: [String] = [], intervalSeconds: Int) {
+                onchainAsset: String? = nil, asset: String? = nil, addresses: [String] = [], network: Network = .bitcoin,
+                intervalSeconds: Int) {
         self.name = name
         self.kind = kind
         self.url = url
@@ -65,6 +69,7 @@ public struct SourceConfig: Sendable, Equatable {
         self.onchainAsset = onchainAsset
         self.asset = asset
         self.addresses = addresses
+        self.network = network
         self.intervalSeconds = intervalSeconds
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TOMLKit
+import WalletWatchBitcoin
 import WalletWatchCore
 
 /// A problem with the config file: names the file, the key, and what is accepted.
@@ -143,13 +144,23 @@ public enum ConfigLoader {
             source.onchainAsset = try reader.assetName("onchain_asset")
         case .esplora:
             source.asset = try reader.assetName("asset") ?? name
+            let networkText = try reader.string("network") ?? Network.bitcoin.rawValue
+            guard let network = Network(rawValue: networkText) else {
+                throw reader.error("network", "'\(networkText)' is not accepted; use \(Network.allCases.map { "\"\($0)\"" }.joined(separator: ", "))")
+            }
+            source.network = network
             guard let addresses = try reader.strings("addresses"), !addresses.isEmpty else {
                 throw reader.error("addresses", "is missing or empty; list the addresses to watch, e.g. [\"bc1q...\"]")
             }
-            for address in addresses where !BitcoinAddress.isPlausible(address) {
-                throw reader.error("addresses", "'\(address)' is not a bitcoin address (expected 26 to 90 letters and digits)")
+            // Checked by their encoding (checksums, witness rules, the network's prefixes), so a
+            // typo is caught here rather than by an explorer that answers "no transactions".
+            source.addresses = try addresses.map { text in
+                do {
+                    return try Address(text, network: network).description
+                } catch {
+                    throw reader.error("addresses", "\(error)")
+                }
             }
-            source.addresses = addresses
         }
         try reader.rejectUnknownKeys()
         return source
@@ -323,11 +334,4 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
-}
-
-/// A cheap plausibility check for addresses in the config (the explorer has the final word).
-enum BitcoinAddress {
-    static func isPlausible(_ address: String) -> Bool {
-        (26...90).contains(address.count) && address.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-    }
 }

@@ -30,7 +30,8 @@ public enum StarterConfig {
         # kind = "esplora"
         # url = "https://blockstream.info/api"
         # asset = "Cold storage"
-        # addresses = ["bc1q..."]
+        # addresses = ["bc1q..."]          # each checked by its checksum when the config is read
+        # network = "bitcoin"              # bitcoin | testnet | signet | regtest
         # interval_seconds = 600
 
         [rates]
