@@ -6,6 +6,8 @@ public enum DerivationError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidChild(UInt32)
     /// A key at depth 255 has no children.
     case tooDeep
+    /// The wallet has no change chain (a single descriptor without a /1/* twin or multipath).
+    case noChangeChain
 
     public var description: String {
         switch self {
@@ -15,6 +17,8 @@ public enum DerivationError: Error, Sendable, Equatable, CustomStringConvertible
             "index \(index) has no valid key (BIP32 says to skip it)"
         case .tooDeep:
             "a key at depth 255 has no children"
+        case .noChangeChain:
+            "the wallet has no change chain"
         }
     }
 }
