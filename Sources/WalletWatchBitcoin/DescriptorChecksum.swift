@@ -1,6 +1,6 @@
 /// BIP380's descriptor checksum: 8 characters after `#`, computed over the descriptor exactly as
 /// written (so `0h` and `0'` give different checksums).
-public enum DescriptorChecksum {
+enum DescriptorChecksum {
     /// The characters a descriptor may contain, in the three groups of 32 the checksum depends on.
     static let inputCharset = Array("0123456789()[],'/*abcdefgh@:$%{}IJKLMNOPQRSTUVWXYZ&+-.;<=>?!^_|~ijklmnopqrstuvwxyzABCDEFGH`#\"\\ ".utf8)
     static let checksumCharset = Array("qpzry9x8gf2tvdw0s3jn54khce6mua7l".utf8)
@@ -15,7 +15,7 @@ public enum DescriptorChecksum {
 
     /// The checksum of `descriptor` (written without `#...`), or nil when it holds a character
     /// outside BIP380's character set.
-    public static func checksum(_ descriptor: String) -> String? {
+    static func checksum(_ descriptor: String) -> String? {
         guard let symbols = expand(Array(descriptor.utf8)) else { return nil }
         let check = polymod(symbols + [0, 0, 0, 0, 0, 0, 0, 0]) ^ 1
         let characters = (0..<8).map { checksumCharset[Int((check >> (5 * (7 - UInt64($0)))) & 31)] }

@@ -188,5 +188,9 @@ import WalletWatchBitcoin
             }
         }
         #expect(seen == 20)
+        #expect(Network.bitcoin.extendedPublicKeyVersions.map(\.description) == ["xpub", "ypub", "zpub", "Ypub", "Zpub"])
+        for network in [Network.testnet, .signet, .regtest] {
+            #expect(network.extendedPublicKeyVersions.map(\.description) == ["tpub", "upub", "vpub", "Upub", "Vpub"])
+        }
     }
 }
