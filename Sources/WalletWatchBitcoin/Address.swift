@@ -107,6 +107,9 @@ public struct Address: Sendable, Hashable, CustomStringConvertible {
             if PrivateKeyDetector.looksLikeExtendedPrivateKey(text) {
                 throw AddressError(text, .privateKey(kind: String(text.prefix(4))))
             }
+            if PrivateKeyDetector.looksLikeWIF(text) {
+                throw AddressError(text, .privateKey(kind: "WIF"))
+            }
             throw AddressError(text, .base58(error))
         }
         if let kind = PrivateKeyDetector.privateKeyKind(payload: payload) {

@@ -33,6 +33,13 @@ public enum Network: String, Sendable, Hashable, CaseIterable, CustomStringConve
         self == .bitcoin ? 0x80 : 0xef
     }
 
+    /// The extended public key versions it accepts: BIP32's and SLIP-132's (xpub, ypub, zpub,
+    /// Ypub, Zpub on bitcoin; tpub, upub, vpub, Upub, Vpub on the test networks). Private versions
+    /// are only ever recognised, to be refused.
+    public var extendedPublicKeyVersions: [ExtendedKeyVersion] {
+        ExtendedKeyVersion.allCases.filter { !$0.isPrivate && $0.belongs(to: self) }
+    }
+
     /// Whether it is one of the test networks, which share their Base58 prefixes and key versions.
     public var isTest: Bool {
         self != .bitcoin

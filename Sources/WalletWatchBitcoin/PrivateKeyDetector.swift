@@ -13,6 +13,15 @@ enum PrivateKeyDetector {
         return nil
     }
 
+    /// Whether `text` has the shape of a WIF private key (51 Base58 characters starting 5 or 9,
+    /// or 52 starting K, L or c), even when its checksum fails: no public key or address has it.
+    static func looksLikeWIF(_ text: some StringProtocol) -> Bool {
+        let count = text.utf8.count
+        guard let first = text.first, count == 51 || count == 52 else { return false }
+        guard text.unicodeScalars.allSatisfy({ $0.isASCII && Base58.alphabet.contains(UInt8($0.value)) }) else { return false }
+        return count == 51 ? "59".contains(first) : "KLc".contains(first)
+    }
+
     /// Whether `text` has the shape of an extended private key (its prefix and length), even when
     /// its checksum fails: a mistyped private key is still a secret and must not be echoed.
     static func looksLikeExtendedPrivateKey(_ text: some StringProtocol) -> Bool {

@@ -52,6 +52,18 @@ import WalletWatchBitcoin
         #expect(!mistypedError.description.contains(mistyped.prefix(12)))
     }
 
+    /// A WIF key with a mistyped character fails its checksum, but its shape still tells it is a
+    /// private key, so it is refused as one and not repeated (key from BIP380's key expressions).
+    @Test func mistypedWIFIsStillAPrivateKey() throws {
+        let wif = "L4rK1yDtCWekvXuE6oXD9jCYfFNV2cWRpVuPLBcCU2z8TrisoyY1"
+        let mistyped = String(wif.dropLast()) + "2"
+        for text in [wif, mistyped] {
+            let error = try #require(throws: AddressError.self) { try Address(text, network: .bitcoin) }
+            #expect(error.reason == .privateKey(kind: "WIF"))
+            #expect(!error.description.contains(text.prefix(10)))
+        }
+    }
+
     /// Scripts that no address stands for.
     @Test func scriptsWithoutAddress() {
         let key = bytes("0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798")
