@@ -28,6 +28,18 @@ struct RatesAndCacheTests {
         #expect(table.convert(Money(minorUnits: 100_000_000, currency: .btc), to: .eur)?.minorUnits == 6_000_000)
     }
 
+    @Test("the store refuses a rate that is not positive from any caller, and stores nothing of that batch", arguments: ["-1", "0", "-0.5"])
+    func storeRefusesNonPositive(value: String) async throws {
+        let world = try await SimulatedWorld()
+        let usd = ExchangeRate(pair: CurrencyPair(base: .btc, quote: .usd), rate: 65000, fetchedAt: .at("2026-11-21T12:00:00Z"), provider: "test")
+        let bad = ExchangeRate(pair: CurrencyPair(base: .btc, quote: .eur), rate: try #require(Decimal(string: value)), fetchedAt: .at("2026-11-21T12:00:00Z"), provider: "test")
+        await #expect(throws: Refusal.self) { try await world.database.saveRates([usd, bad]) }
+        #expect(try world.database.latestRates().isEmpty)
+        let imported = ImportedRate(line: 2, pair: bad.pair, instant: .at("2026-11-20T00:00:00Z"), rate: bad.rate)
+        #expect(throws: Refusal.self) { try world.database.importRates([imported], replace: false, source: "prices.csv") }
+        #expect(try world.database.latestRates().isEmpty)
+    }
+
     @Test("stale rates are refreshed when needed; when the provider fails they are used, marked stale, and it is said")
     func staleness() async throws {
         let world = try await SimulatedWorld()
