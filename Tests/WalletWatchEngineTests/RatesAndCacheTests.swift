@@ -20,7 +20,7 @@ struct RatesAndCacheTests {
     @Test("coingecko and mempool prices are stored as exact decimals, latest per pair plus history", arguments: [RatesConfig.Provider.coingecko, .mempool])
     func providers(provider: RatesConfig.Provider) async throws {
         let world = try await SimulatedWorld()
-        let rates = try await engine(world, provider: provider).refreshRates()
+        let rates = try await engine(world, provider: provider).refreshRates().rates
         #expect(Set(rates.map(\.pair.description)) == ["BTC/USD", "BTC/EUR"])
         #expect(rates.first { $0.pair.quote == .usd }?.rate == Decimal(string: "65000"))
         #expect(rates.allSatisfy { $0.provider == provider.rawValue && $0.fetchedAt == .at("2026-11-21T12:00:00Z") })
