@@ -22,7 +22,10 @@ import WalletWatchCore
 ///   labels are UTC too (fixtures 09 and 10).
 /// - `undoWindowSeconds` -> `undo_grace_hours`. CryptoSavingsTracker falls back to it only
 ///   for a record without `canUndoUntil`; walletwatch always stores `can_undo_until` at the
-///   step, and that stored instant decides (`now <= can_undo_until`), as the fixture's record does.
+///   step, and that stored instant decides, as the fixture's record does. At the instant itself
+///   the two differ: CryptoSavingsTracker allows undo while `now < canUndoUntil`, walletwatch
+///   while `now <= can_undo_until` (SPEC section 11: "undo allowed until now + grace"); no
+///   fixture sits on that instant.
 /// - `expected.state`: `planning` -> `draft`; `executing` -> `executing`; `closed` -> the
 ///   closed month (`month status --month M`) with `month undo-complete` allowed; `conflict` ->
 ///   no walletwatch state: walletwatch refuses (see each test).
