@@ -95,6 +95,9 @@ let package = Package(
             dependencies: ["WalletWatchWeb", "WalletWatchEngine", "WalletWatchStore", "WalletWatchNet", "WalletWatchSim", "TestSupport", hummingbird, logging]
         ),
         // End-to-end: runs the built `walletwatch` binary against the simulator, as a user would.
-        .testTarget(name: "WalletWatchCLITests", dependencies: ["walletwatch", "walletwatch-sim", "WalletWatchCore", "WalletWatchSim", "TestSupport"]),
+        // Fixtures: data recorded by others (BIP-329 vectors, CryptoSavingsTracker's month
+        // cycle, price API examples), replayed through the binary.
+        .testTarget(name: "WalletWatchCLITests", dependencies: ["walletwatch", "walletwatch-sim", "WalletWatchCore", "WalletWatchSim", "TestSupport"],
+                    exclude: ["Fixtures"]),
     ]
 )

@@ -45,10 +45,15 @@ extension Engine {
         }
         guard mustRefresh else { return RateState(table: table, warnings: []) }
         do {
-            try await refreshRates(including: Set(wanted.flatMap { [$0.base, $0.quote] }))
+            let refreshed = try await refreshRates(including: Set(wanted.flatMap { [$0.base, $0.quote] }))
             let fresh = RateTable(rates: try database.latestRates(), now: now, maxAgeSeconds: maxAge)
-            let missing = wanted.filter { fresh.quote(from: $0.base, to: $0.quote) == nil }.map(\.description).sorted()
-            return RateState(table: fresh, warnings: missing.isEmpty ? [] : ["no exchange rate for \(missing.joined(separator: ", ")) from the \(config.rates.provider.rawValue) provider"])
+            // A currency the provider answered without a price already has its warning: the
+            // pairs it leaves without a rate are not told a second time.
+            let unpriced = Set(refreshed.unpriced.map(\.currency))
+            let missing = wanted.filter { fresh.quote(from: $0.base, to: $0.quote) == nil && !unpriced.contains($0.base) && !unpriced.contains($0.quote) }
+                .map(\.description).sorted()
+            return RateState(table: fresh, warnings: refreshed.warnings
+                + (missing.isEmpty ? [] : ["no exchange rate for \(missing.joined(separator: ", ")) from the \(config.rates.provider.rawValue) provider"]))
         } catch {
             let reason = (error as? any Classified)?.description ?? String(describing: error)
             let oldest = stored.map(\.fetchedAt).min()
@@ -58,27 +63,44 @@ extension Engine {
         }
     }
 
+    /// What a refresh stored, and the currencies the provider answered without a price.
+    public struct RatesRefreshed: Sendable {
+        /// The rates stored (latest per pair, and appended to the history).
+        public let rates: [ExchangeRate]
+        /// Currencies the provider named with null, zero or a negative value: nothing stored.
+        public let unpriced: [PriceAnswer.Unpriced]
+        public let provider: String
+
+        /// One line per unpriced currency, naming the provider and the currency.
+        public var warnings: [String] {
+            unpriced.map { "the \(provider) provider has no BTC/\($0.currency.code) price (it answered \($0.answered)); no \($0.currency.code) rate was stored" }
+        }
+    }
+
     /// Asks the configured provider for BTC prices in the configured currencies plus `extra`
-    /// ones, and stores them (latest per pair, appended to the history).
+    /// ones, and stores the positive ones (latest per pair, appended to the history). A
+    /// currency the provider answers without a price (mempool's -1) is left out and reported;
+    /// the others are stored.
     @discardableResult
-    public func refreshRates(including extra: Set<Currency> = []) async throws -> [ExchangeRate] {
+    public func refreshRates(including extra: Set<Currency> = []) async throws -> RatesRefreshed {
         let now = clock.now
         var currencies = config.rates.currencies
         for currency in ([try displayCurrency()] + extra.sorted()) where currency != .btc && !currencies.contains(currency) {
             currencies.append(currency)
         }
-        let rates: [ExchangeRate]
+        let answer: PriceAnswer
         switch config.rates.provider {
         case .static:
-            rates = config.rates.staticRates.sorted { $0.key < $1.key }.map {
+            // The config loader refuses a rate that is not positive, naming its key.
+            answer = PriceAnswer(rates: config.rates.staticRates.sorted { $0.key < $1.key }.map {
                 ExchangeRate(pair: $0.key, rate: $0.value, fetchedAt: now, provider: "static")
-            }
+            })
         case .coingecko:
-            rates = try await CoinGeckoClient(baseURL: config.rates.url, http: http).prices(in: currencies, now: now)
+            answer = try await CoinGeckoClient(baseURL: config.rates.url, http: http).prices(in: currencies, now: now)
         case .mempool:
-            rates = try await MempoolPriceClient(baseURL: config.rates.url, http: http).prices(in: currencies, now: now)
+            answer = try await MempoolPriceClient(baseURL: config.rates.url, http: http).prices(in: currencies, now: now)
         }
-        try await database.saveRates(rates)
-        return rates
+        try await database.saveRates(answer.rates)
+        return RatesRefreshed(rates: answer.rates, unpriced: answer.unpriced, provider: config.rates.provider.rawValue)
     }
 }

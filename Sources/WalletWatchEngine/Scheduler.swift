@@ -107,8 +107,9 @@ public struct Scheduler: Service {
     private func rateLoop(_ wakeup: Wakeup) async {
         while !stopping {
             do {
-                let rates = try await engine.refreshRates()
-                engine.logger.info("rates refreshed", metadata: ["pairs": "\(rates.count)", "provider": "\(engine.config.rates.provider.rawValue)"])
+                let refreshed = try await engine.refreshRates()
+                engine.logger.info("rates refreshed", metadata: ["pairs": "\(refreshed.rates.count)", "provider": "\(refreshed.provider)"])
+                for warning in refreshed.warnings { engine.logger.warning("\(warning)") }
             } catch {
                 engine.logger.warning("rates refresh failed", metadata: ["error": "\((error as? any Classified)?.description ?? "\(error)")"])
             }

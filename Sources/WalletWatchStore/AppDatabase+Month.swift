@@ -23,9 +23,7 @@ extension AppDatabase {
 
     /// The month being executed, if any.
     public func executingRecord() throws -> ExecutionRecord? {
-        try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM execution_records WHERE status = 'executing'").map(Self.record)
-        }
+        try read { db in try Self.executing(db) }
     }
 
     /// The plans and targets frozen when the month started.
@@ -41,9 +39,8 @@ extension AppDatabase {
     /// Every closed month with its frozen figures, newest first.
     public func closedMonths() throws -> [(ExecutionRecord, CompletedExecutionData)] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM execution_records WHERE status = 'closed' ORDER BY month_label DESC").compactMap { row in
-                let record = try Self.record(row)
-                return try Self.completed(db, recordID: record.id).map { (record, $0) }
+            try Self.records(db).filter { $0.state == .closed }.sorted { $0.month > $1.month }.compactMap { record in
+                try Self.completed(db, recordID: record.id).map { (record, $0) }
             }
         }
     }
@@ -94,7 +91,7 @@ extension AppDatabase {
     public func startExecution(month: MonthLabel, startedAt: Instant, canUndoUntil: Instant,
                                snapshot makeSnapshot: @Sendable ([ExecutionSnapshotData.Target]) throws -> ExecutionSnapshotData) throws -> ExecutionRecord {
         try write { db in
-            if let executing = try Row.fetchOne(db, sql: "SELECT * FROM execution_records WHERE status = 'executing'").map(Self.record) {
+            if let executing = try Self.executing(db) {
                 throw Refusal(executing.month == month
                     ? "\(month) is already executing since \(executing.startedAt?.iso8601 ?? "?")"
                     : "\(executing.month) is still executing; complete it (`walletwatch month complete`) before starting \(month)")
@@ -164,7 +161,7 @@ extension AppDatabase {
         try write { db in
             let record = try Self.requireRecord(db, month: month, state: .closed, action: "undo-complete")
             try Self.requireWithinGrace(record, now: now, action: "undo-complete")
-            if let executing = try Row.fetchOne(db, sql: "SELECT * FROM execution_records WHERE status = 'executing'").map(Self.record) {
+            if let executing = try Self.executing(db) {
                 throw Refusal("\(executing.month) is executing; only one month can be executing, so \(month) cannot be reopened")
             }
             try db.execute(sql: "DELETE FROM completed_executions WHERE record_id = ?", arguments: [record.id])
@@ -242,15 +239,39 @@ extension AppDatabase {
 
     // MARK: - Helpers
 
-    static func record(_ db: Database, month: MonthLabel) throws -> ExecutionRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM execution_records WHERE month_label = ?", arguments: [month]).map(record)
+    /// Every month record, each checked. Every month operation reads them all (one row a
+    /// month), so that a record walletwatch cannot place stops the cycle before anything else:
+    /// a label that is no month could be any month, including the one being acted on, and
+    /// "one record per month, one executing" can no longer be told.
+    static func records(_ db: Database) throws -> [ExecutionRecord] {
+        try Row.fetchAll(db, sql: "SELECT * FROM execution_records ORDER BY id").map(record)
     }
 
+    static func record(_ db: Database, month: MonthLabel) throws -> ExecutionRecord? {
+        try records(db).first { $0.month == month }
+    }
+
+    /// The executing record; the database holds at most one (a unique partial index).
+    static func executing(_ db: Database) throws -> ExecutionRecord? {
+        try records(db).first { $0.state == .executing }
+    }
+
+    /// A record as stored, or a one-line error naming the row when its label is no
+    /// `yyyy-MM` month or its status none of walletwatch's (written by something else).
     static func record(_ row: Row) throws -> ExecutionRecord {
+        let id: Int64 = try row.decode(forColumn: "id")
+        let label: DatabaseValue = row["month_label"]
+        guard let month = MonthLabel.fromDatabaseValue(label) else {
+            throw StoreError.corrupt("month record \(id) (table execution_records) is labelled \(String.fromDatabaseValue(label).map { "'\($0)'" } ?? label.description), "
+                + "which is not a yyyy-MM month; walletwatch cannot tell which month it tracks, so the month commands stop until that row is corrected or deleted (or a backup is restored)")
+        }
+        let status: DatabaseValue = row["status"]
+        guard let state = String.fromDatabaseValue(status).flatMap(ExecutionState.init(rawValue:)) else {
+            throw StoreError.corrupt("month record \(id) (\(month)) has the status \(status.description), none of draft, executing, closed")
+        }
         let goalIDs: String = try row.decode(forColumn: "goal_ids")
         return ExecutionRecord(
-            id: try row.decode(forColumn: "id"), month: try row.decode(forColumn: "month_label"),
-            state: ExecutionState(rawValue: try row.decode(forColumn: "status")) ?? .draft,
+            id: id, month: month, state: state,
             startedAt: try row.decode(forColumn: "started_at"), completedAt: try row.decode(forColumn: "completed_at"),
             canUndoUntil: try row.decode(forColumn: "can_undo_until"),
             goalIDs: (try? JSONDecoder().decode([Int64].self, from: Data(goalIDs.utf8))) ?? [])

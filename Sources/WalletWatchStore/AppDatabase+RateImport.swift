@@ -23,7 +23,8 @@ extension AppDatabase {
     /// their own instants and never conflict with an import. A pair whose newest rate is now
     /// an imported one gets it as its latest rate too, so conversions can use it.
     public func importRates(_ rates: [ImportedRate], replace: Bool, source: String) throws -> RateImportResult {
-        try write { db in
+        try Self.requirePositive(rates.map { ($0.pair, $0.rate, "\(source) line \($0.line)") })
+        return try write { db in
             let sameDate = "((base = ? AND quote = ?) OR (base = ? AND quote = ?)) AND fetched_at = ? AND provider = ?"
             func arguments(_ rate: ImportedRate) -> StatementArguments {
                 [rate.pair.base, rate.pair.quote, rate.pair.quote, rate.pair.base, rate.instant, Self.importProvider]

@@ -176,6 +176,19 @@ struct FaultMatrixTests {
         for mode in Self.modes {
             await world.simulator.clearFaults()
             try await world.simulator.addFault(mode.fault, at: path)
+            if mode.fault == .negativeAmount {
+                // A price API's value that is no price (mempool's -1 for a currency it cannot
+                // price, or any negative) leaves that currency out; the rest of the answer is
+                // kept. The first price (USD) is the one negated.
+                let refreshed = try await engine("2026-11-21T12:30:00Z").refreshRates()
+                #expect(refreshed.unpriced.map(\.currency) == [.usd] && refreshed.unpriced.first?.answered == "-70000", "\(refreshed.unpriced)")
+                #expect(refreshed.rates.map(\.pair.quote) == [.eur] && refreshed.rates.first?.rate == 64000)
+                let latest = try world.database.latestRates()
+                #expect(latest.first { $0.pair.quote == .usd } == stored.first { $0.pair.quote == .usd }, "the earlier USD rate stays")
+                #expect(latest.first { $0.pair.quote == .eur }?.rate == 64000)
+                try await world.database.saveRates(stored)
+                continue
+            }
             do {
                 let rates = try await engine("2026-11-21T12:30:00Z", timeoutSeconds: mode.timeoutSeconds).refreshRates()
                 Issue.record("\(mode.name) at \(path) was accepted: \(rates)")

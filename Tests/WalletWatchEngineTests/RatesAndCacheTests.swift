@@ -20,12 +20,24 @@ struct RatesAndCacheTests {
     @Test("coingecko and mempool prices are stored as exact decimals, latest per pair plus history", arguments: [RatesConfig.Provider.coingecko, .mempool])
     func providers(provider: RatesConfig.Provider) async throws {
         let world = try await SimulatedWorld()
-        let rates = try await engine(world, provider: provider).refreshRates()
+        let rates = try await engine(world, provider: provider).refreshRates().rates
         #expect(Set(rates.map(\.pair.description)) == ["BTC/USD", "BTC/EUR"])
         #expect(rates.first { $0.pair.quote == .usd }?.rate == Decimal(string: "65000"))
         #expect(rates.allSatisfy { $0.provider == provider.rawValue && $0.fetchedAt == .at("2026-11-21T12:00:00Z") })
         let table = RateTable(rates: try world.database.latestRates(), now: .at("2026-11-21T12:00:00Z"), maxAgeSeconds: 300)
         #expect(table.convert(Money(minorUnits: 100_000_000, currency: .btc), to: .eur)?.minorUnits == 6_000_000)
+    }
+
+    @Test("the store refuses a rate that is not positive from any caller, and stores nothing of that batch", arguments: ["-1", "0", "-0.5"])
+    func storeRefusesNonPositive(value: String) async throws {
+        let world = try await SimulatedWorld()
+        let usd = ExchangeRate(pair: CurrencyPair(base: .btc, quote: .usd), rate: 65000, fetchedAt: .at("2026-11-21T12:00:00Z"), provider: "test")
+        let bad = ExchangeRate(pair: CurrencyPair(base: .btc, quote: .eur), rate: try #require(Decimal(string: value)), fetchedAt: .at("2026-11-21T12:00:00Z"), provider: "test")
+        await #expect(throws: Refusal.self) { try await world.database.saveRates([usd, bad]) }
+        #expect(try world.database.latestRates().isEmpty)
+        let imported = ImportedRate(line: 2, pair: bad.pair, instant: .at("2026-11-20T00:00:00Z"), rate: bad.rate)
+        #expect(throws: Refusal.self) { try world.database.importRates([imported], replace: false, source: "prices.csv") }
+        #expect(try world.database.latestRates().isEmpty)
     }
 
     @Test("stale rates are refreshed when needed; when the provider fails they are used, marked stale, and it is said")

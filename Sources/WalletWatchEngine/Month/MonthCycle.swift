@@ -55,6 +55,11 @@ extension Engine {
         guard let record = try database.executingRecord() else {
             throw Refusal("no month is executing; `walletwatch month start` starts the current one")
         }
+        // A clock behind the start (it ran ahead when the month started, or WALLETWATCH_NOW
+        // names an earlier instant) would freeze a month completed before it began.
+        if let start = record.startedAt, clock.now < start {
+            throw Refusal("\(record.month) started at \(start.iso8601), after now (\(clock.now.iso8601)); it cannot be completed before it began: check the system clock (or WALLETWATCH_NOW), or `walletwatch month undo-start` while possible")
+        }
         let status = try await monthStatus(month: record.month)
         // A contribution that could not be converted would be frozen as nothing.
         if let goal = status.goals.first(where: { $0.parts.contains { $0.converted == nil } }),

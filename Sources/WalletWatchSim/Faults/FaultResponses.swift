@@ -25,6 +25,8 @@ enum FaultResponses {
         case .hugeString(let bytes, let inArray):
             return SimResponse(status: 200, headers: [("Content-Type", "application/json")],
                                body: .custom(hugeStringBody(bytes: max(0, bytes), inArray: inArray)))
+        case .recorded(let body):
+            return SimResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array(body.utf8)))
         case .malformedJSON, .wrongType, .negativeAmount, .missingField, .truncated, .slow:
             return nil
         }

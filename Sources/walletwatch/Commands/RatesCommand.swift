@@ -34,6 +34,7 @@ struct RatesCommand: AsyncParsableCommand {
         // Asked to refresh with nothing stored to fall back on: that is the error (exit 1), in
         // one `error:` line like every other.
         if refresh && state.table.rates.isEmpty, let reason = state.warnings.first {
+            for warning in state.warnings.dropFirst() { Output.warning(warning) }
             throw RateUnavailable(reason)
         }
         for warning in state.warnings { Output.warning(warning) }

@@ -203,8 +203,11 @@ struct TagCommand: AsyncParsableCommand {
             discussion: """
                 `tx` records become tags (labels split on commas); missing tags are created; labels
                 for txids not ingested yet are kept and apply when those transactions arrive.
-                Records of other types are skipped and counted. A file with malformed lines imports
-                nothing (exit 65, naming the lines) unless --skip-invalid is given.
+                Records of other types (addr, pubkey, input, output, xpub, spscan, and types
+                BIP-329 does not define) are skipped and counted by type; `origin` and `spendable`
+                are not kept. A tag longer than 64 characters is cut to 64, with a warning. A file
+                with malformed lines imports nothing (exit 65, naming the lines) unless
+                --skip-invalid is given.
 
                 Examples:
                   walletwatch tag import sparrow-labels.jsonl
@@ -224,18 +227,34 @@ struct TagCommand: AsyncParsableCommand {
                 throw Refusal("\(parsed.invalid.count) malformed line(s) in \(file), nothing imported (\(lines)\(parsed.invalid.count > 5 ? "; ..." : "")); fix them or pass --skip-invalid")
             }
             for invalid in parsed.invalid { Output.warning("skipped line \(invalid.line) of \(file): \(invalid.reason)") }
+            for cut in parsed.truncated {
+                Output.warning("line \(cut.line) of \(file): tag '\(cut.label.prefix(20))…' (\(cut.label.count) characters) cut to the first \(Name.maximumLength)")
+            }
             let result = try context.engine.importLabels(parsed)
             if output.json {
                 Output.json(.object([
                     "assigned": .int(Int64(result.assigned)), "created_tags": .array(result.createdTags.map(JSONValue.string)),
-                    "waiting": .int(Int64(result.waiting)), "other_types_skipped": .int(Int64(parsed.otherTypes)),
+                    "waiting": .int(Int64(result.waiting)), "tx_records": .int(Int64(parsed.txRecords)),
+                    "unlabelled_tx_records": .int(Int64(parsed.unlabelled)),
+                    "other_types_skipped": .int(Int64(parsed.otherTypes)),
+                    "skipped_types": .object(parsed.skippedTypes.sorted { $0.key < $1.key }.map { JSONValue.Member($0.key, .int(Int64($0.value))) }),
+                    "truncated_tags": .int(Int64(parsed.truncated.count)),
                     "invalid_lines": .array(parsed.invalid.map { .int(Int64($0.line)) }),
                     "inactive_tags_skipped": .int(Int64(result.inactiveSkipped)),
                 ]))
                 return
             }
             Output.line("imported \(result.assigned) label(s) on \(parsed.labels.count) txid(s); created \(result.createdTags.count) tag(s); \(result.waiting) wait for transactions not ingested yet")
-            if parsed.otherTypes > 0 { Output.line("skipped \(parsed.otherTypes) record(s) of other types (addr, input, output, ...)") }
+            let used = parsed.skippedTypes.filter { BIP329.definedTypes.contains($0.key) }
+            let undefined = parsed.skippedTypes.filter { !BIP329.definedTypes.contains($0.key) }
+            let counts = { (types: [String: Int]) in types.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") }
+            if !used.isEmpty {
+                Output.line("skipped \(used.values.reduce(0, +)) record(s) of types walletwatch does not use: \(counts(used))")
+            }
+            if !undefined.isEmpty {
+                Output.line("skipped \(undefined.values.reduce(0, +)) record(s) of types BIP-329 does not define: \(counts(undefined))")
+            }
+            if parsed.unlabelled > 0 { Output.line("left \(parsed.unlabelled) tx record(s) without a label as they were") }
             if result.inactiveSkipped > 0 { Output.line("skipped \(result.inactiveSkipped) label(s) naming deactivated tags") }
         }
     }
