@@ -46,6 +46,9 @@ struct ServeCommand: AsyncParsableCommand {
             [serve] listen says otherwise; off loopback it refuses to start without
             [serve] token_file, and then every route but /healthz needs
             Authorization: Bearer <token> (browsers: open /?token=<token> once).
+            Without a token, only requests for 127.0.0.1, localhost or [::1] are answered
+            (421 otherwise): no other web site can read the view through a name of its own
+            pointed at this machine.
 
             Examples:
               walletwatch serve
