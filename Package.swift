@@ -9,6 +9,7 @@ let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummi
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-prometheus")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
 
 let package = Package(
     name: "walletwatch",
@@ -27,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // libcurl through a module map and a shim header (curl_easy_setopt is variadic).
@@ -48,7 +50,8 @@ let package = Package(
             name: "WalletWatchEngine",
             dependencies: ["WalletWatchCore", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", logging, lifecycle, "TOMLKit"]
         ),
-        .target(name: "WalletWatchWeb", dependencies: ["WalletWatchEngine", "WalletWatchCore", "WalletWatchStore", hummingbird, prometheus, logging]),
+        // Crypto: the HMAC that turns the web token into the browser's session cookie.
+        .target(name: "WalletWatchWeb", dependencies: ["WalletWatchEngine", "WalletWatchCore", "WalletWatchStore", hummingbird, prometheus, logging, crypto]),
         .target(name: "WalletWatchSim", dependencies: ["WalletWatchCore", hummingbird, lifecycle, logging]),
         .executableTarget(
             name: "walletwatch",

@@ -63,4 +63,31 @@ struct ServeSecurityCLITests {
         server.send(SIGTERM)
         #expect(await server.exitStatus(within: .seconds(30)) == 0, "\(server.stderr)")
     }
+
+    @Test("the page's cookie is not the token, and a restart of serve ends it")
+    func cookieAcrossRestart() async throws {
+        let token = "f00dfeedcafe0123456789abcdefbeef"
+        let (folder, cli) = try await manualFolder(token: token)
+        let (first, port) = try await serve(cli, folder)
+        let jar = folder.file("cookies.txt")
+        let login = try await curl("http://127.0.0.1:\(port)/?token=\(token)", ["-c", jar])
+        #expect(login.status == "303")
+        let stored = try String(contentsOfFile: jar, encoding: .utf8)
+        #expect(stored.contains("walletwatch_session") && !stored.contains(token) && !stored.contains(String(token.prefix(12))), "\(stored)")
+        let page = try await curl("http://127.0.0.1:\(port)/", ["-b", jar])
+        #expect(page.status == "200" && page.body.contains("Savings"))
+        #expect(try await curl("http://127.0.0.1:\(port)/api/v1/balances", ["-b", jar]).status == "401", "the cookie opens the page, not the API")
+        #expect(try await curl("http://127.0.0.1:\(port)/api/v1/balances", ["-H", "Authorization: Bearer \(token)"]).status == "200")
+        first.send(SIGTERM)
+        #expect(await first.exitStatus(within: .seconds(30)) == 0)
+
+        let (second, newPort) = try await serve(cli, folder)
+        // The same cookie, sent to the new server.
+        let cookie = try #require(stored.split(separator: "\n").last { $0.contains("walletwatch_session") }?.split(separator: "\t").last)
+        let stale = try await curl("http://127.0.0.1:\(newPort)/", ["-H", "Cookie: walletwatch_session=\(cookie)"])
+        #expect(stale.status == "401", "a cookie from before the restart: \(stale)")
+        #expect(try await curl("http://127.0.0.1:\(newPort)/", ["-H", "Authorization: Bearer \(token)"]).status == "200")
+        second.send(SIGTERM)
+        #expect(await second.exitStatus(within: .seconds(30)) == 0)
+    }
 }

@@ -91,4 +91,66 @@ struct WebSecurityTests {
         #expect(try await web.get("/api/v1/status", headers: otherName).status == 401)
         #expect(try await web.get("/healthz", headers: otherName).status == 200)
     }
+
+    /// The cookie `/?token=` sets, taken from the 303.
+    func login(_ web: WebFixture, token: String) async throws -> (header: String, value: String) {
+        let client = CurlHTTPClient(configuration: HTTPClientConfiguration(retries: 0, userAgent: "test", maxRedirects: 0), logger: Logger(label: "t"))
+        let query = try #require(token.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let answer = try await client.send(HTTPRequest(url: web.url("/?token=\(query)")))
+        #expect(answer.status == 303)
+        let header = try #require(answer.header("Set-Cookie"))
+        let pair = try #require(header.split(separator: ";").first)
+        let value = try #require(pair.split(separator: "=", maxSplits: 1).last)
+        return (header, String(value))
+    }
+
+    @Test("the cookie of /?token= is not the token nor an encoding of it; it opens the page and its events, and no later server")
+    func sessionCookie() async throws {
+        let secret = "Wq7_x.9~kP/2mZ-r8sT4+vN6bY0cL="
+        let web = try await WebFixture(token: secret)
+        let (header, cookie) = try await login(web, token: secret)
+
+        let bytes = Data(secret.utf8)
+        let encodings = [secret, bytes.base64EncodedString(),
+                         bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"),
+                         bytes.map { String(format: "%02x", $0) }.joined(), bytes.map { String(format: "%02X", $0) }.joined(),
+                         secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!,
+                         secret.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)!]
+        for encoding in encodings {
+            #expect(!header.contains(encoding), "the cookie holds the token as \(encoding)")
+            #expect(!header.contains(String(encoding.prefix(8))), "the cookie holds part of the token as \(encoding)")
+        }
+        let attributes = header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(attributes.contains("HttpOnly") && attributes.contains("SameSite=Strict") && attributes.contains("Path=/"))
+        #expect(!attributes.contains { $0.lowercased() == "secure" }, "served over http: a Secure cookie would never come back")
+
+        let withCookie = [HTTPHeader("Cookie", "walletwatch_session=\(cookie)")]
+        let page = try await web.get("/", headers: withCookie)
+        #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).hasPrefix("<!doctype html>"))
+        #expect(try await web.get("/fragment", headers: withCookie).status == 200)
+        let watcher = StreamWatcher()
+        let events = Task { try await web.http.stream(HTTPRequest(url: web.url("/events"), headers: withCookie, timeout: .seconds(120)), into: watcher) }
+        #expect(await eventually(within: .seconds(30)) { watcher.received.contains("event: change") }, "the event stream with the cookie")
+        events.cancel()
+        // The API is the token's: the cookie is no credential for it.
+        #expect(try await web.get("/api/v1/status", headers: withCookie).status == 401)
+        #expect(try await web.get("/api/v1/status", token: secret).status == 200)
+        #expect(try await web.get("/", token: secret).status == 200)
+
+        // A forged cookie, the token itself as a cookie (what earlier versions set), and the
+        // cookie of another run of the server (a restart) all get 401.
+        var forged = Array(cookie)
+        forged[forged.count / 2] = forged[forged.count / 2] == "0" ? "1" : "0"
+        let restarted = try await WebFixture(token: secret)
+        let (_, laterCookie) = try await login(restarted, token: secret)
+        #expect(laterCookie != cookie)
+        for (server, value) in [(web, String(forged)), (web, secret), (restarted, cookie)] {
+            for name in ["walletwatch_session", "walletwatch_token"] {
+                for path in ["/", "/events", "/fragment"] {
+                    #expect(try await server.get(path, headers: [HTTPHeader("Cookie", "\(name)=\(value)")]).status == 401, "\(path) with \(name)=\(value)")
+                }
+            }
+        }
+        #expect(try await restarted.get("/", headers: [HTTPHeader("Cookie", "walletwatch_session=\(laterCookie)")]).status == 200)
+    }
 }

@@ -45,10 +45,10 @@ struct ServeCommand: AsyncParsableCommand {
             /metrics (Prometheus), /healthz. It listens on 127.0.0.1:8477 unless --listen or
             [serve] listen says otherwise; off loopback it refuses to start without
             [serve] token_file, and then every route but /healthz needs
-            Authorization: Bearer <token> (browsers: open /?token=<token> once).
-            Without a token, only requests for 127.0.0.1, localhost or [::1] are answered
-            (421 otherwise): no other web site can read the view through a name of its own
-            pointed at this machine.
+            Authorization: Bearer <token> (browsers: open /?token=<token> once; the
+            cookie it sets lasts until serve restarts). Without a token, only requests for
+            127.0.0.1, localhost or [::1] are answered (421 otherwise): no other web site can
+            read the view through a name of its own pointed at this machine.
 
             Examples:
               walletwatch serve
