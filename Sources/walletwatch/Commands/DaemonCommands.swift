@@ -66,7 +66,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard let address = ListenAddress(text) else {
             throw UsageError("--listen '\(text)' is not host:port; write it like 127.0.0.1:8477")
         }
-        let token = try context.config.serve.tokenFile.map { try Self.readToken($0) }
+        let token = try context.config.serve.tokenFile.map { path in
+            context.engine.secretFiles.check(path, what: "[serve] token_file")
+            return try Self.readToken(path)
+        }
         if !address.isLoopback && token == nil {
             throw Refusal("refusing to listen on \(address) without a token: anyone on the network could read your finances; set [serve] token_file in \(context.config.file ?? "the config"), or listen on 127.0.0.1")
         }
