@@ -10,6 +10,7 @@ let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummi
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-prometheus")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
 
 let package = Package(
     name: "walletwatch",
@@ -61,7 +62,8 @@ let package = Package(
             name: "WalletWatchEngine",
             dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", logging, lifecycle, "TOMLKit"]
         ),
-        .target(name: "WalletWatchWeb", dependencies: ["WalletWatchEngine", "WalletWatchCore", "WalletWatchStore", hummingbird, prometheus, logging]),
+        // Crypto: the HMAC that turns the web token into the browser's session cookie.
+        .target(name: "WalletWatchWeb", dependencies: ["WalletWatchEngine", "WalletWatchCore", "WalletWatchStore", hummingbird, prometheus, logging, crypto]),
         .target(name: "WalletWatchSim", dependencies: ["WalletWatchCore", hummingbird, lifecycle, logging]),
         .executableTarget(
             name: "walletwatch",

@@ -17,8 +17,13 @@ public struct Engine: Sendable {
     public let progressCache: ProgressCache
     /// The live views' last portfolio report and charts, shared by every copy of this engine.
     public let portfolioCache: PortfolioCache
+    /// Secret files readable by others, each warned about once, by every copy of this engine.
+    public let secretFiles: SecretFileWarnings
 
-    public init(database: AppDatabase, config: AppConfig, clock: WallClock, http: any HTTPClient, logger: Logger) {
+    /// - parameter warn: where a warning goes that is no log line (a token file others can
+    ///   read): the command line prints `warning: ...`; by default it is logged.
+    public init(database: AppDatabase, config: AppConfig, clock: WallClock, http: any HTTPClient, logger: Logger,
+                warn: (@Sendable (String) -> Void)? = nil) {
         self.database = database
         self.config = config
         self.clock = clock
@@ -26,6 +31,7 @@ public struct Engine: Sendable {
         self.logger = logger
         self.progressCache = ProgressCache()
         self.portfolioCache = PortfolioCache()
+        self.secretFiles = SecretFileWarnings(warn ?? { [logger] in logger.warning("\($0)") })
     }
 
     /// The time zone tables are printed in: the `time_zone` setting, else the config's, else UTC.

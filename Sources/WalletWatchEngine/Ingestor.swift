@@ -163,6 +163,7 @@ extension Engine {
 
     /// A client for a barkd source, with its token read from the file or environment named in the config.
     func barkdClient(_ source: SourceConfig) throws -> BarkdClient {
+        if case .file(let path) = source.token { secretFiles.check(path, what: "source '\(source.name)': token_file") }
         let token = try source.token?.readToken(source: source.name)
         return BarkdClient(source: source.name, baseURL: source.url, token: token, http: http)
     }

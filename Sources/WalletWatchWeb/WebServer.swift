@@ -10,8 +10,9 @@ import WalletWatchStore
 public struct WebConfiguration: Sendable {
     public var host: String
     public var port: Int
-    /// When set, every route but /healthz needs `Authorization: Bearer <token>` (or the cookie
-    /// a visit to `/?token=...` sets, for browsers).
+    /// When set, every route but /healthz needs `Authorization: Bearer <token>` (or, for the
+    /// page, the cookie a visit to `/?token=...` sets). When nil, only requests for a loopback
+    /// name are answered (see ``LoopbackHostCheck``).
     public var token: String?
     /// Called with the bound port once the server listens (port 0 picks a free one).
     public var onRunning: @Sendable (Int) -> Void
@@ -28,9 +29,11 @@ public struct WebConfiguration: Sendable {
 /// server, no external assets), server-sent events on every change, the JSON API, Prometheus
 /// metrics and a health check.
 public func buildApplication(engine: Engine, configuration: WebConfiguration) -> some ApplicationProtocol {
-    let router = Router()
+    let router = Router(context: WebRequestContext.self)
     let changes = ChangeBroadcaster(engine: engine)
     let metrics = MetricsExporter()
+    // First, so that it covers every route, /healthz and unknown paths included.
+    if configuration.token == nil { router.add(middleware: LoopbackHostCheck()) }
     router.get("/healthz") { _, _ in "ok\n" }
     router.addRoutes(DashboardRoutes(engine: engine, changes: changes, metrics: metrics).routes(token: configuration.token))
     let onRunning = configuration.onRunning
@@ -47,8 +50,8 @@ struct DashboardRoutes: Sendable {
     let changes: ChangeBroadcaster
     let metrics: MetricsExporter
 
-    func routes(token: String?) -> RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    func routes(token: String?) -> RouteCollection<WebRequestContext> {
+        let routes = RouteCollection(context: WebRequestContext.self)
         if let token { routes.add(middleware: TokenAuthentication(token: token)) }
         // The daemon's rate loop keeps the rates fresh; a request never waits for a price API.
         routes.get("/") { _, _ in html(DashboardPage.document(try await engine.dashboard(refreshRates: .never))) }

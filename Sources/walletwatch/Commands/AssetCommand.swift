@@ -69,7 +69,7 @@ struct AssetCommand: AsyncParsableCommand {
                     overview.balance.lastUpdated.map { Display.time($0, context.engine.displayTimeZone) } ?? "-",
                 ])
             }
-            Output.line(table.render())
+            Output.lines(table.render())
         }
     }
 
@@ -137,7 +137,7 @@ struct AssetCommand: AsyncParsableCommand {
                 table.add([Display.time(entry.timestamp, context.engine.displayTimeZone), entry.goal,
                            Display.money(entry.amount, asset.currency), entry.reason.rawValue, entry.txid ?? ""])
             }
-            Output.line(table.render())
+            Output.lines(table.render())
         }
     }
 
@@ -194,6 +194,6 @@ enum AssetOutput {
             ])
         }
         Output.line()
-        Output.line(table.render())
+        Output.lines(table.render())
     }
 }

@@ -49,6 +49,6 @@ struct BalanceCommand: AsyncParsableCommand {
                 balance.lastUpdated.map { Display.age(seconds: report.now.seconds(since: $0)) } ?? "-", from,
             ])
         }
-        Output.line(table.render())
+        Output.lines(table.render())
     }
 }

@@ -39,7 +39,7 @@ struct ExportCommand: AsyncParsableCommand {
             }
             let (text, rows) = try CommandContext.load(global).engine.exportCSV(kind)
             guard let file else {
-                FileHandle.standardOutput.write(Data(text.utf8))
+                Output.data(text)
                 return
             }
             try PrivateFile.write(text, to: file)

@@ -86,7 +86,7 @@ struct GoalCommand: AsyncParsableCommand {
                            progress.distance.map { Display.money(max(0, $0), goal.currency) } ?? Display.noRate,
                            goal.deadline?.description ?? "-", goal.status.rawValue])
             }
-            Output.line(table.render())
+            Output.lines(table.render())
             GoalOutput.warnAboutMissingRates(Array(progress.values))
         }
     }
@@ -179,7 +179,7 @@ enum GoalOutput {
                            Display.money(share.funded, share.asset.currency)])
             }
             Output.line()
-            Output.line(table.render())
+            Output.lines(table.render())
         }
         warnAboutMissingRates([progress])
     }

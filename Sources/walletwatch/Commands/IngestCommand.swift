@@ -41,7 +41,7 @@ struct IngestCommand: AsyncParsableCommand {
                 table.add([report.source, report.ok ? "ok" : "failed", "\(report.counts.new)", "\(report.counts.updated)",
                            "\(report.counts.dropped)", "\(report.counts.autoAllocated)", "\(report.duration.milliseconds) ms"])
             }
-            Output.line(table.render())
+            Output.lines(table.render())
         }
         let failed = reports.filter { !$0.ok }
         for report in failed { Output.error(report.error ?? "source '\(report.source)' failed") }

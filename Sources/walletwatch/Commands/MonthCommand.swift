@@ -63,7 +63,7 @@ struct MonthCommand: AsyncParsableCommand {
                     table.add([line.goal.name, money(line.plan.required), line.plan.custom.map(money) ?? "-", money(line.planned),
                                line.plan.skipped ? "skipped" : ""])
                 }
-                Output.line(table.render())
+                Output.lines(table.render())
                 if let budget = try context.engine.monthlyBudget() {
                     let rates = await context.engine.rates(for: Set(plan.lines.map { CurrencyPair(base: $0.goal.currency, quote: budget.currency) }))
                     var total: Int64 = 0
@@ -167,7 +167,7 @@ struct MonthCommand: AsyncParsableCommand {
             if output.json {
                 Output.json(MonthDocument.status(status))
             } else {
-                Output.line(MonthOutput.render(status, zone: context.engine.displayTimeZone, now: context.now))
+                Output.lines(MonthOutput.render(status, zone: context.engine.displayTimeZone, now: context.now))
             }
         }
     }
@@ -218,7 +218,7 @@ struct MonthCommand: AsyncParsableCommand {
                 return
             }
             Output.line("completed \(record.month)" + (record.canUndoUntil.map { "; `walletwatch month undo-complete` is possible until \(Display.time($0, context.engine.displayTimeZone))" } ?? ""))
-            Output.line(MonthOutput.render(status, zone: context.engine.displayTimeZone, now: context.now))
+            Output.lines(MonthOutput.render(status, zone: context.engine.displayTimeZone, now: context.now))
         }
     }
 
@@ -267,7 +267,7 @@ struct MonthCommand: AsyncParsableCommand {
                                Display.money(goal.contributed, goal.currency), Display.money(goal.remaining, goal.currency)])
                 }
             }
-            Output.line(table.render())
+            Output.lines(table.render())
         }
     }
 }
@@ -291,7 +291,7 @@ struct MonthOption: ParsableArguments {
 
 /// The month views as text.
 enum MonthOutput {
-    static func render(_ status: MonthStatus, zone: TimeZone, now: Instant) -> String {
+    static func render(_ status: MonthStatus, zone: TimeZone, now: Instant) -> [String] {
         var lines: [String] = []
         var header = "\(status.month) \(status.state.rawValue)"
         if let started = status.startedAt { header += " since \(Display.time(started, zone))" }
@@ -300,7 +300,7 @@ enum MonthOutput {
         lines.append(header)
         if status.goals.isEmpty {
             lines.append("no goals in this month's plan")
-            return lines.joined(separator: "\n")
+            return lines
         }
         var table = TextTable([.init("GOAL"), .init("PLANNED", .right), .init("CONTRIBUTED", .right), .init("REMAINING", .right),
                                .init("IN \(status.displayCurrency.code)", .right), .init("")])
@@ -313,8 +313,8 @@ enum MonthOutput {
         let total = { (minor: Int64?) in minor.map { Display.money($0, status.displayCurrency) } ?? "no rate" }
         table.add(["TOTAL", total(status.plannedDisplay), total(status.contributedDisplay), total(status.remainingDisplay), "",
                    ProgressBar.render(status.contributedDisplay ?? 0, of: status.plannedDisplay ?? 0, width: 20)])
-        lines.append(table.render())
-        return lines.joined(separator: "\n")
+        lines.append(contentsOf: table.render())
+        return lines
     }
 
     static func render(_ suggestion: CloseGoalSuggestion) -> String {

@@ -51,7 +51,7 @@ struct RatesCommand: AsyncParsableCommand {
             table.add([rate.pair.description, "\(rate.rate)", Display.time(rate.fetchedAt, engine.displayTimeZone), rate.provider,
                        state.table.now.seconds(since: rate.fetchedAt) > state.table.maxAgeSeconds ? "yes" : "no"])
         }
-        Output.line(table.render())
+        Output.lines(table.render())
     }
 }
 
@@ -80,7 +80,7 @@ struct SettingsCommand: AsyncParsableCommand {
             }
             var table = TextTable([.init("KEY"), .init("VALUE"), .init("")])
             for setting in settings { table.add([setting.key.rawValue, setting.value ?? "-", setting.isDefault ? "(default)" : ""]) }
-            Output.line(table.render())
+            Output.lines(table.render())
         }
     }
 

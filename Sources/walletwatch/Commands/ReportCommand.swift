@@ -82,7 +82,7 @@ enum ReportOutput {
         let anyMissing = report.assets.contains { $0.figures.missingPrice != nil }
         table.add(["Total", "", money(total.value), "", money(total.costBasis), money(total.unrealizedGain), money(total.realizedGain),
                    total.timeWeightedReturn == nil && anyMissing ? "no rate" : percent(total.timeWeightedReturn)])
-        Output.line(table.render())
+        Output.lines(table.render())
         guard !report.goals.isEmpty else { return }
         var goals = TextTable([.init("GOAL"), .init("FUNDED", .right), .init("TARGET", .right), .init("ACHIEVED", .right),
                                .init("DISTANCE", .right), .init("REACHED")])
@@ -96,6 +96,6 @@ enum ReportOutput {
                        progress.reached.map { $0 ? "yes" : "no" } ?? Display.noRate])
         }
         Output.line()
-        Output.line(goals.render())
+        Output.lines(goals.render())
     }
 }

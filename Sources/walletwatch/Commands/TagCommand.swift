@@ -65,7 +65,7 @@ struct TagCommand: AsyncParsableCommand {
                 table.add([TagOutput.label(summary.tag), summary.tag.colorHex ?? "-", "\(summary.transactions)",
                            "\(summary.waiting)", summary.tag.isActive ? "yes" : "no"])
             }
-            Output.line(table.render())
+            Output.lines(table.render())
         }
     }
 
@@ -189,7 +189,7 @@ struct TagCommand: AsyncParsableCommand {
             let labels = try CommandContext.load(global).database.labels()
             let text = BIP329.export(labels)
             guard let file else {
-                FileHandle.standardOutput.write(Data(text.utf8))
+                Output.data(text)
                 return
             }
             try PrivateFile.write(text, to: file)

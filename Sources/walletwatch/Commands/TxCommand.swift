@@ -166,7 +166,7 @@ struct TxCommand: AsyncParsableCommand {
             } else if listings.isEmpty {
                 Output.line("no transactions")
             } else {
-                Output.line(TransactionTable.render(listings, zone: zone))
+                Output.lines(TransactionTable.render(listings, zone: zone))
             }
         }
     }
@@ -228,7 +228,7 @@ enum AmountArgument {
 
 /// The transaction table of `tx list` (and the views' latest transactions).
 enum TransactionTable {
-    static func render(_ listings: [TransactionListing], zone: TimeZone) -> String {
+    static func render(_ listings: [TransactionListing], zone: TimeZone) -> [String] {
         var table = TextTable([.init("DATE"), .init("ASSET"), .init("AMOUNT", .right), .init("STATUS"),
                                .init("TYPE"), .init("TXID"), .init("TAGS")])
         for listing in listings {

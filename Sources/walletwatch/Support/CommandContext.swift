@@ -29,7 +29,8 @@ struct CommandContext {
         var logger = Logger(label: label)
         logger.logLevel = LogSetup.configuredLevel ?? logLevel
         let http = CurlHTTPClient(configuration: httpConfiguration(config.http), logger: logger)
-        return CommandContext(engine: Engine(database: database, config: config, clock: clock, http: http, logger: logger))
+        return CommandContext(engine: Engine(database: database, config: config, clock: clock, http: http, logger: logger,
+                                             warn: { Output.warning($0) }))
     }
 
     /// The limits of `[http]`, and walletwatch's User-Agent.
