@@ -86,11 +86,14 @@ enum EsploraDecoding {
                                   blockHeight: status.height, blockTime: status.time)
     }
 
+    /// An output or a prevout. An empty `scriptpubkey_address` is no address: esplora-electrs
+    /// leaves the key out for scripts without one, but some explorers send `""` (an OP_RETURN
+    /// output recorded by mempool.space does), which must not become a counterparty.
     private static func output(_ reader: inout JSONReader) throws -> EsploraTransaction.Leg {
         var address: String?
         var value: Int64?
         try reader.readObject { reader, key in
-            if key.is("scriptpubkey_address") { address = try reader.readOptionalString() }
+            if key.is("scriptpubkey_address") { address = try reader.readOptionalString().flatMap { $0.isEmpty ? nil : $0 } }
             else if key.is("value") { value = try reader.readSats() }
             else { try reader.skipValue() }
         }
