@@ -61,7 +61,7 @@ enum BarkdDecoding {
             } else if key.is("status") {
                 let text = try reader.readString()
                 guard let parsed = MovementData.Status(rawValue: text) else {
-                    throw reader.error("'\(text.prefix(40))' is not a movement status (pending, successful, failed, canceled)")
+                    throw reader.error("\(JSONReader.shown(text)) is not a movement status (pending, successful, failed, canceled)")
                 }
                 status = parsed
             } else if key.is("subsystem") {
@@ -219,7 +219,7 @@ enum BarkdDecoding {
                     if key.is("type") {
                         let text = try reader.readString()
                         guard vtxoStates.contains(text) else {
-                            throw reader.error("'\(text.prefix(40))' is not a VTXO state (\(vtxoStates.sorted().joined(separator: ", ")))")
+                            throw reader.error("\(JSONReader.shown(text)) is not a VTXO state (\(vtxoStates.sorted().joined(separator: ", ")))")
                         }
                         state = text
                     } else { try reader.skipValue() }
@@ -299,7 +299,7 @@ enum BarkdDecoding {
         try reader.readObject { reader, key in
             if key.is("last_pushed_at") {
                 lastPushed = try reader.readOptionalString()
-                if let text = lastPushed, Instant(iso8601: text) == nil { throw reader.error("'\(text.prefix(40))' is not an ISO 8601 timestamp") }
+                if let text = lastPushed, Instant(iso8601: text) == nil { throw reader.error("\(JSONReader.shown(text)) is not an ISO 8601 timestamp") }
             }
             else if key.is("notifications") {
                 var list: [WalletNotification] = []
@@ -310,7 +310,7 @@ enum BarkdDecoding {
                         if key.is("type") {
                             let text = try reader.readString()
                             guard let parsed = WalletNotification.Kind(rawValue: text) else {
-                                throw reader.error("'\(text.prefix(40))' is not a notification type")
+                                throw reader.error("\(JSONReader.shown(text)) is not a notification type")
                             }
                             kind = parsed
                         } else if key.is("movement") {
