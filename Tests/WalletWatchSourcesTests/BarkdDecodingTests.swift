@@ -100,14 +100,26 @@ struct BarkdDecodingTests {
         #expect(failure(documented.replacingOccurrences(of: "\"user_pubkey\"", with: "\"user_key\""))?.contains("'user_pubkey' is missing") == true)
     }
 
-    @Test("ark-info needs every documented field, also those walletwatch does not keep")
+    @Test("ark-info needs every field all versions send, also those walletwatch does not keep")
     func arkInfo() throws {
         let documented = #"{"network": "bitcoin", "server_pubkey": "02aa", "mailbox_pubkey": "03bb", "round_interval": "30s", "nb_round_nonces": 8, "vtxo_exit_delta": 144, "htlc_send_expiry_delta": 10, "htlc_expiry_delta": 6, "max_vtxo_amount": null, "required_board_confirmations": 1, "max_user_invoice_cltv_delta": 200, "min_board_amount_sat": 1000, "offboard_feerate_sat_per_kvb": 2000, "ln_receive_anti_dos_required": false, "fees": {}, "max_vtxo_exit_depth": 12, "max_offboard_inputs": 20, "vtxo_expiry_delta": 4320}"#
         func read(_ text: String) throws -> ArkServerInfo { try JSONReader.read(Array(text.utf8), BarkdDecoding.arkInfo) }
-        #expect(try read(documented).vtxoExpiryDelta == 4320)
-        do { _ = try read(documented.replacingOccurrences(of: "\"fees\"", with: "\"fee_schedule\"")); Issue.record("accepted") } catch {
-            #expect("\(error)".contains("'fees' is missing"), "\(error)")
-        }
+        func failure(_ text: String) -> String? { do { _ = try read(text); return nil } catch { return "\(error)" } }
+        #expect(try read(documented).vtxoLifetime == 4320)
+        #expect(failure(documented.replacingOccurrences(of: "\"fees\"", with: "\"fee_schedule\""))?.contains("'fees' is missing") == true)
+        // bark master renames vtxo_expiry_delta to vtxo_lifetime and will drop the old name.
+        let renamed = documented.replacingOccurrences(of: "\"vtxo_expiry_delta\": 4320", with: "\"vtxo_lifetime\": 4321, \"tos_link\": null")
+        #expect(try read(renamed).vtxoLifetime == 4321)
+        let both = documented.replacingOccurrences(of: "\"vtxo_expiry_delta\": 4320", with: "\"vtxo_lifetime\": 4320, \"vtxo_expiry_delta\": 4320")
+        #expect(try read(both).vtxoLifetime == 4320)
+        #expect(try read(documented.replacingOccurrences(of: "\"vtxo_expiry_delta\": 4320", with: "\"tos_link\": \"https://ark.example/tos\"")).vtxoLifetime == nil)
+        #expect(try read(documented.replacingOccurrences(of: "4320", with: "null")).vtxoLifetime == nil)
+        #expect(failure(documented.replacingOccurrences(of: "\"vtxo_expiry_delta\": 4320", with: "\"vtxo_lifetime\": 4320, \"vtxo_expiry_delta\": 144"))
+            == "vtxo_lifetime (4320) and its deprecated name vtxo_expiry_delta (144) differ")
+        #expect(failure(documented.replacingOccurrences(of: "4320", with: "-1")) == "field vtxo_expiry_delta: must not be negative, got -1")
+        #expect(failure(documented.replacingOccurrences(of: "\"vtxo_expiry_delta\": 4320", with: "\"vtxo_lifetime\": 70000"))
+            == "field vtxo_lifetime: 70000 is larger than a 16-bit block count")
+        #expect(failure(documented.replacingOccurrences(of: "4320", with: "\"4320\"")) == "field vtxo_expiry_delta: expected an integer, found a string")
     }
 
     @Test("subsystems map to transaction types; an unknown one is ark and reported, never a failure", arguments: [

@@ -205,11 +205,7 @@ enum BarkdDecoding {
             if key.is("id") { id = try reader.readString() }
             else if key.is("amount_sat") { amount = try reader.readSats() }
             else if key.is("expiry_height") { expiry = try reader.readNonNegativeInt64() }
-            else if key.is("exit_delta") {
-                let value = try reader.readNonNegativeInt64()
-                guard value <= Int64(UInt16.max) else { throw reader.error("\(value) is larger than a 16-bit block count") }
-                exitDelta = value
-            }
+            else if key.is("exit_delta") { exitDelta = try reader.readBlockDelta() }
             else if key.is("policy_type") { _ = try reader.readString(); policy = true }
             else if key.is("user_pubkey") { _ = try reader.readString(); userKey = true }
             else if key.is("server_pubkey") { _ = try reader.readString(); serverKey = true }
@@ -261,15 +257,21 @@ enum BarkdDecoding {
         "ln_receive_anti_dos_required", "fees", "max_vtxo_exit_depth", "max_offboard_inputs",
     ]
 
+    /// `ArkInfo`. The VTXO lifetime is `vtxo_lifetime` in bark master (after 0.6.0) and
+    /// `vtxo_expiry_delta` up to 0.6.0; master still sends the old name, deprecated, with the
+    /// same value, and a later release will drop it. Either (or both, agreeing) is accepted;
+    /// with neither the lifetime is unknown (nil), not an error (bark's own client accepts
+    /// that too).
     static func arkInfo(_ reader: inout JSONReader) throws -> ArkServerInfo {
         var network, pubkey, interval: String?
-        var expiry: Int64?
+        var lifetime, expiryDelta: Int64?
         var present: Set<String> = []
         try reader.readObject { reader, key in
             if key.is("network") { network = try reader.readString() }
             else if key.is("server_pubkey") { pubkey = try reader.readString() }
             else if key.is("round_interval") { interval = try reader.readString() }
-            else if key.is("vtxo_expiry_delta") { expiry = try reader.readNonNegativeInt64() }
+            else if key.is("vtxo_lifetime") { lifetime = try reader.readOptionalBlockDelta() }
+            else if key.is("vtxo_expiry_delta") { expiryDelta = try reader.readOptionalBlockDelta() }
             else {
                 let name = key.string
                 if arkInfoRequired.contains(name) { present.insert(name) }
@@ -280,8 +282,10 @@ enum BarkdDecoding {
         guard let network else { throw reader.missing("network") }
         guard let pubkey else { throw reader.missing("server_pubkey") }
         guard let interval else { throw reader.missing("round_interval") }
-        guard let expiry else { throw reader.missing("vtxo_expiry_delta") }
-        return ArkServerInfo(network: network, serverPubkey: pubkey, roundInterval: interval, vtxoExpiryDelta: expiry)
+        if let lifetime, let expiryDelta, lifetime != expiryDelta {
+            throw reader.error("vtxo_lifetime (\(lifetime)) and its deprecated name vtxo_expiry_delta (\(expiryDelta)) differ")
+        }
+        return ArkServerInfo(network: network, serverPubkey: pubkey, roundInterval: interval, vtxoLifetime: lifetime ?? expiryDelta)
     }
 
     static func tip(_ reader: inout JSONReader) throws -> Int64 {
@@ -325,5 +329,20 @@ enum BarkdDecoding {
         }
         guard let notifications else { throw reader.missing("notifications") }
         return NotificationBatch(notifications: notifications, lastPushedAt: lastPushed)
+    }
+}
+
+extension JSONReader {
+    /// barkd's `BlockDelta` (documented as `u16`): a block count from 0 to 65535.
+    mutating func readBlockDelta() throws -> Int64 {
+        let value = try readNonNegativeInt64()
+        guard value <= Int64(UInt16.max) else { throw error("\(value) is larger than a 16-bit block count") }
+        return value
+    }
+
+    /// A `BlockDelta` or null.
+    mutating func readOptionalBlockDelta() throws -> Int64? {
+        if readNull() { return nil }
+        return try readBlockDelta()
     }
 }
