@@ -39,13 +39,25 @@ struct BarkdDecodingTests {
     }
 
     @Test("each required field is required", arguments: [
-        "id", "status", "subsystem", "intended_balance_sat", "effective_balance_sat", "offchain_fee_sat",
-        "sent_to", "received_on", "input_vtxos", "output_vtxos", "exited_vtxos", "time",
+        "id", "status", "subsystem", "intended_balance_sat", "effective_balance_sat", "offchain_fee_sat", "time",
     ])
     func required(field: String) throws {
         let pattern = try Regex("\"\(field)\": ")
         let renamed = movementJSON.replacing(pattern, with: "\"renamed_\(field)\": ", maxReplacements: 1)
         #expect(failure(renamed)?.contains("required field '\(field)' is missing") == true)
+    }
+
+    /// bark's docs/movements.md leaves empty lists out of its example movements; absent means empty.
+    @Test("the five lists may be absent, meaning empty; present, they are read strictly", arguments: [
+        "sent_to", "received_on", "input_vtxos", "output_vtxos", "exited_vtxos",
+    ])
+    func optionalLists(field: String) throws {
+        let pattern = try Regex("\"\(field)\": ")
+        let renamed = movementJSON.replacing(pattern, with: "\"renamed_\(field)\": ", maxReplacements: 1)
+        let movement = try decode(renamed)
+        #expect(movement.receivedOn == (field == "received_on" ? [] : ["lnbc1..."]))
+        let mistyped = movementJSON.replacing(pattern, with: "\"\(field)\": 5, \"renamed_\(field)\": ", maxReplacements: 1)
+        #expect(failure(mistyped) == "field \(field): expected an array, found a number")
     }
 
     @Test("wrong types, negative unsigned amounts and unknown statuses name the field")
