@@ -93,7 +93,7 @@ struct BarkdDecodingTests {
         let busy = #"{"chain_stats": {"funded_txo_sum": 3000000000000000, "spent_txo_sum": 2999999999999000, "tx_count": 9}, "mempool_stats": {"funded_txo_sum": 0, "spent_txo_sum": 0, "tx_count": 0}}"#
         #expect(try JSONReader.read(Array(busy.utf8), EsploraDecoding.summary).chain.delta == 1000)
         let outputs = (0..<2).map { _ in #"{"scriptpubkey_address": "bc1q", "value": 2000000000000000}"# }.joined(separator: ",")
-        let transaction = #"{"txid": "ab", "vin": [], "vout": [\#(outputs)], "fee": 0, "status": {"confirmed": false}}"#
+        let transaction = #"{"txid": "\#(String(repeating: "ab", count: 32))", "vin": [], "vout": [\#(outputs)], "fee": 0, "status": {"confirmed": false}}"#
         do { _ = try JSONReader.read(Array(transaction.utf8), EsploraDecoding.transaction); Issue.record("accepted") } catch {
             #expect("\(error)" == "the values of vout add up to more than the 21 million BTC that can exist", "\(error)")
         }
@@ -101,7 +101,7 @@ struct BarkdDecodingTests {
 
     @Test("a wallet VTXO needs every documented field and a known state")
     func vtxo() throws {
-        let documented = #"{"id": "ab:0", "amount_sat": 5000, "policy_type": "pubkey", "user_pubkey": "02aa", "server_pubkey": "03bb", "expiry_height": 870100, "exit_delta": 144, "exit_depth": 2, "chain_anchor": "cd:1", "state": {"type": "locked", "movement_id": 3}}"#
+        let documented = #"{"id": "\#(String(repeating: "ab", count: 32)):0", "amount_sat": 5000, "policy_type": "pubkey", "user_pubkey": "02aa", "server_pubkey": "03bb", "expiry_height": 870100, "exit_delta": 144, "exit_depth": 2, "chain_anchor": "cd:1", "state": {"type": "locked", "movement_id": 3}}"#
         func read(_ text: String) throws -> VTXO { try JSONReader.read(Array(text.utf8), BarkdDecoding.vtxo) }
         func failure(_ text: String) -> String? { do { _ = try read(text); return nil } catch { return "\(error)" } }
         let vtxo = try read(documented)
@@ -185,7 +185,7 @@ struct BarkdDecodingTests {
 
     @Test("on-chain wallet transactions: confirmed with a block, dated from their depth")
     func walletTransactions() throws {
-        let json = #"{"txid": "aa", "tx": "0200", "balance_change_sat": -700, "is_cpfp": false, "onchain_fee_sat": 150, "confirmation": {"height": 869990, "hash": "00ff"}}"#
+        let json = #"{"txid": "\#(String(repeating: "aa", count: 32))", "tx": "0200", "balance_change_sat": -700, "is_cpfp": false, "onchain_fee_sat": 150, "confirmation": {"height": 869990, "hash": "00ff"}}"#
         let wallet = try JSONReader.read(Array(json.utf8), BarkdDecoding.walletTransaction)
         let now = Instant.at("2026-11-21T12:00:00Z")
         let observed = MovementMapping.transaction(wallet, tipHeight: 870000, now: now)

@@ -162,7 +162,7 @@ enum BarkdDecoding {
         var fee: Int64?
         var hasTx = false, hasCPFP = false
         try reader.readObject { reader, key in
-            if key.is("txid") { txid = try reader.readString() }
+            if key.is("txid") { txid = try reader.readTxid() }
             else if key.is("balance_change_sat") { change = try reader.readSats(signed: true) }
             else if key.is("tx") { _ = try reader.readString(); hasTx = true }
             else if key.is("is_cpfp") { _ = try reader.readBool(); hasCPFP = true }
@@ -181,7 +181,7 @@ enum BarkdDecoding {
                 height = blockHeight
             } else { try reader.skipValue() }
         }
-        guard let txid, !txid.isEmpty else { throw reader.missing("txid") }
+        guard let txid else { throw reader.missing("txid") }
         guard let change else { throw reader.missing("balance_change_sat") }
         guard hasTx else { throw reader.missing("tx") }
         guard hasCPFP else { throw reader.missing("is_cpfp") }
@@ -199,7 +199,7 @@ enum BarkdDecoding {
         var state: String?
         var policy = false, userKey = false, serverKey = false, anchor = false
         try reader.readObject { reader, key in
-            if key.is("id") { id = try reader.readString() }
+            if key.is("id") { id = try reader.readOutpoint() }
             else if key.is("amount_sat") { amount = try reader.readSats() }
             else if key.is("expiry_height") { expiry = try reader.readNonNegativeInt64() }
             else if key.is("exit_delta") { exitDelta = try reader.readBlockDelta() }
@@ -237,7 +237,7 @@ enum BarkdDecoding {
         var amount: Int64?
         var height: Int64?
         try reader.readObject { reader, key in
-            if key.is("outpoint") { outpoint = try reader.readString() }
+            if key.is("outpoint") { outpoint = try reader.readOutpoint() }
             else if key.is("amount_sat") { amount = try reader.readSats() }
             else if key.is("confirmation_height") { height = try reader.readOptionalInt64(nonNegative: true) }
             else { try reader.skipValue() }

@@ -512,3 +512,23 @@ extension JSONReader {
         return values
     }
 }
+
+extension JSONReader {
+    /// A transaction id (``BitcoinIdentifier/txid(_:)``), in lower case.
+    public mutating func readTxid() throws -> String {
+        let text = try readString()
+        guard let txid = BitcoinIdentifier.txid(text) else {
+            throw error("\(JSONReader.shown(text)) is not a transaction id (64 hexadecimal digits)")
+        }
+        return txid
+    }
+
+    /// An outpoint `txid:vout` (``BitcoinIdentifier/outpoint(_:)``), its txid in lower case.
+    public mutating func readOutpoint() throws -> String {
+        let text = try readString()
+        guard let outpoint = BitcoinIdentifier.outpoint(text) else {
+            throw error("\(JSONReader.shown(text)) is not an outpoint (txid:vout: 64 hexadecimal digits, a colon, an output index)")
+        }
+        return outpoint
+    }
+}
