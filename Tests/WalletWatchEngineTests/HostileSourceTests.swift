@@ -103,4 +103,48 @@ struct HostileSourceTests {
             }
         }
     }
+
+    // MARK: - Stored text
+
+    /// `ESC ] 0 ; title BEL` sets a terminal's title: shown in `tx list`, a stored counterparty
+    /// must not carry it.
+    @Test("a counterparty or subsystem name with invisible characters is stored and reported with them spelled out")
+    func invisibleCharacters() async throws {
+        let hostile = "\u{1B}]0;PWNED\u{07}"
+        let spelled = #"\u{1B}]0;PWNED\u{7}"#
+        // Esplora: the recorded transaction, its input's address made hostile (as an explorer could send it).
+        let recorded = try EsploraReplayTests.load("20b984492b5264162a4c92c9a34bc7fa08b67d669de7b4c5982ad3cb28aaecf6")
+        let output = "bc1qnzw0zfm5l3c9vztpp3aegx0j68zgqajyffr2r6"
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(recorded.json)) as? [String: Any])
+        var inputs = try #require(object["vin"] as? [[String: Any]])
+        var prevout = try #require(inputs[0]["prevout"] as? [String: Any])
+        prevout["scriptpubkey_address"] = "bc1q" + hostile
+        inputs[0]["prevout"] = prevout
+        object["vin"] = inputs
+        let json = Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+        // barkd: a movement received on a hostile destination, from a hostile subsystem.
+        let movement = #"""
+            [{"id": 1, "status": "successful", "subsystem": {"name": "bark.\u001b]0;PWNED\u0007", "kind": "receive"},
+              "intended_balance_sat": 5, "effective_balance_sat": 5, "offchain_fee_sat": 0, "sent_to": [],
+              "received_on": [{"destination": {"type": "custom", "value": "pay\u001b]0;PWNED\u0007"}, "amount_sat": 5}],
+              "input_vtxos": [], "output_vtxos": [], "exited_vtxos": [], "time": {"created_at": "2026-11-21T11:00:00Z", "updated_at": "2026-11-21T11:00:00Z"}}]
+            """#
+        try await ReplayServer.run { server in
+            try BarkdReplayTests.serve("v0.6.0-release", mode: .requiredOnly, on: server)
+            server.answer("/api/v1/history", json: movement)
+            server.serveEsplora([try RecordedTransaction(json: json)])
+            let world = try ReplayWorld(server: server)
+            // The hostile address paid the watched one: it is the counterparty.
+            let sources = [world.barkd(), world.esplora("cold", asset: "cold", addresses: [output])]
+            let reports = try await world.engine(now: EsploraReplayTests.now, sources: sources).ingest()
+            #expect(reports.map(\.ok) == [true, true], "\(reports.map(\.error))")
+            let cold = try #require(try world.database.transactions(TransactionFilter(asset: "cold")).first).transaction
+            #expect(cold.counterparty == "bc1q" + spelled)
+            let ark = try #require(try world.database.transactions(txid: "ark:bark:1").first).transaction
+            #expect(ark.counterparty == "pay" + spelled && ark.type == .ark)
+            #expect(reports[0].warnings == ["movement subsystem 'bark.\(spelled)' is unknown; stored as type ark"])
+            let logged = world.logs.entries.map(\.text).joined()
+            #expect(!logged.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, "the escape reached the logs")
+        }
+    }
 }

@@ -269,6 +269,15 @@ public struct JSONReader {
         "'" + visible(text, limit: 40) + "'"
     }
 
+    /// A source's text that walletwatch stores and shows (a counterparty): unchanged, except
+    /// that control, format and line-separator characters are spelled out as `\u{1B}`, so
+    /// that no stored value can carry a terminal escape sequence or break a table's line.
+    public static func printable(_ text: String) -> String {
+        // Addresses and invoices are printable ASCII: checked byte by byte, kept as they are.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        return visible(text, limit: .max)
+    }
+
     /// `text`, cut to `limit` characters (with `…`), every invisible or line-breaking scalar
     /// replaced by its `\u{...}` spelling.
     static func visible(_ text: String, limit: Int) -> String {
