@@ -86,10 +86,13 @@ let package = Package(
         .testTarget(name: "WalletWatchSourcesTests", dependencies: ["WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport"]),
         // barkd's public OpenAPI document is a fixture: the simulator's responses are validated against it.
         .testTarget(name: "WalletWatchSimTests", dependencies: ["WalletWatchSim", "walletwatch-sim", "TestSupport"], exclude: ["Fixtures"]),
+        // Data recorded by others (Esplora transactions, barkd's OpenAPI documents) is replayed
+        // through the engine by a Hummingbird test server; the recordings are fixtures.
         .testTarget(
             name: "WalletWatchEngineTests",
             dependencies: ["WalletWatchEngine", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport", grdb,
-                           .product(name: "PropertyBased", package: "swift-property-based")]
+                           hummingbird, logging, .product(name: "PropertyBased", package: "swift-property-based")],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "WalletWatchWebTests",

@@ -140,7 +140,7 @@ extension Engine {
             throw error
         }
         _ = await history.result
-        let warnings = unknownSubsystems.withLock { $0 }.sorted().map { "movement subsystem '\($0)' is unknown; stored as type ark" }
+        let warnings = unknownSubsystems.withLock { $0 }.sorted().map { "movement subsystem \(JSONReader.shown($0)) is unknown; stored as type ark" }
         return (counts, warnings, nil)
     }
 

@@ -90,7 +90,8 @@ public struct IngestSession {
             """, arguments: [source, height, now])
     }
 
-    /// Stores what the wallet says about its Ark server.
+    /// Stores what the wallet says about its Ark server. The VTXO lifetime goes into the
+    /// `vtxo_expiry_delta` column (SPEC.md section 3's "vtxo expiry delta"; null when unknown).
     public func save(_ info: ArkServerInfo) throws {
         try db.execute(sql: """
             INSERT INTO ark_info (source, network, server_pubkey, round_interval, vtxo_expiry_delta, fetched_at)
@@ -98,7 +99,7 @@ public struct IngestSession {
             ON CONFLICT(source) DO UPDATE SET network = excluded.network, server_pubkey = excluded.server_pubkey,
                 round_interval = excluded.round_interval, vtxo_expiry_delta = excluded.vtxo_expiry_delta,
                 fetched_at = excluded.fetched_at
-            """, arguments: [source, info.network, info.serverPubkey, info.roundInterval, info.vtxoExpiryDelta, now])
+            """, arguments: [source, info.network, info.serverPubkey, info.roundInterval, info.vtxoLifetime, now])
     }
 
     /// Makes the stored VTXOs of the source exactly `vtxos`, writing only the differences.
