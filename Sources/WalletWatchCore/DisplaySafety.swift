@@ -9,11 +9,12 @@
 /// U+202E `\u{202e}`. A backslash is left alone (the escape of a text that already spells
 /// `\u{1b}` looks the same; `--json` carries every string exactly).
 public enum DisplaySafety {
-    /// C0 controls (line breaks and tabs included), DEL, C1 controls, and the bidirectional
-    /// embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069).
+    /// C0 controls (line breaks and tabs included), DEL, C1 controls, the line and paragraph
+    /// separators (U+2028, U+2029), and the bidirectional embeddings, overrides and isolates
+    /// (U+202A-U+202E, U+2066-U+2069).
     public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028...0x202E, 0x2066...0x2069: true
         default: false
         }
     }

@@ -111,7 +111,7 @@ struct HostileSourceTests {
     @Test("a counterparty or subsystem name with invisible characters is stored and reported with them spelled out")
     func invisibleCharacters() async throws {
         let hostile = "\u{1B}]0;PWNED\u{07}"
-        let spelled = #"\u{1B}]0;PWNED\u{7}"#
+        let spelled = #"\u{1b}]0;PWNED\u{7}"#
         // Esplora: the recorded transaction, its input's address made hostile (as an explorer could send it).
         let recorded = try EsploraReplayTests.load("20b984492b5264162a4c92c9a34bc7fa08b67d669de7b4c5982ad3cb28aaecf6")
         let output = "bc1qnzw0zfm5l3c9vztpp3aegx0j68zgqajyffr2r6"

@@ -66,19 +66,19 @@ struct JSONReaderTests {
     @Test("a source's text in an error is quoted, cut, and its invisible characters spelled out")
     func shownText() throws {
         #expect(JSONReader.shown("done") == "'done'")
-        #expect(JSONReader.shown("\u{1B}]0;PWNED\u{07}") == "'\\u{1B}]0;PWNED\\u{7}'")
-        #expect(JSONReader.shown("a\nb\u{2028}c\u{202E}d") == "'a\\u{A}b\\u{2028}c\\u{202E}d'")
+        #expect(JSONReader.shown("\u{1B}]0;PWNED\u{07}") == "'\\u{1b}]0;PWNED\\u{7}'")
+        #expect(JSONReader.shown("a\nb\u{2028}c\u{202E}d") == "'a\\u{a}b\\u{2028}c\\u{202e}d'")
         #expect(JSONReader.shown(String(repeating: "x", count: 41)) == "'" + String(repeating: "x", count: 40) + "…'")
         let status = try #require(failure(#"{"status": "\u001b]0;PWNED\u0007"}"#) { reader in
             _ = try BarkdDecoding.movement(&reader)
         })
-        #expect(status == #"field status: '\u{1B}]0;PWNED\u{7}' is not a movement status (pending, successful, failed, canceled)"#)
+        #expect(status == #"field status: '\u{1b}]0;PWNED\u{7}' is not a movement status (pending, successful, failed, canceled)"#)
         // A hostile key appears in the path of an error inside it.
         let key = try #require(failure(#"{"time": {"created_at": 5}, "\u001b[2J": {"x": [}}"#) { reader in
             try reader.readObject { reader, _ in try reader.skipValue() }
         })
         #expect(!key.unicodeScalars.contains { $0.properties.generalCategory == .control }, "\(key)")
-        #expect(key.hasPrefix(#"field \u{1B}[2J.x"#), "\(key)")
+        #expect(key.hasPrefix(#"field \u{1b}[2J.x"#), "\(key)")
     }
 
     @Test("anything after the document, or a broken document, is refused")

@@ -262,38 +262,23 @@ public struct JSONReader {
     }
 
     /// A value a source sent, as an error message may show it: quoted, at most 40 characters,
-    /// with control, format and line-separator characters written as `\u{1B}`. A hostile source
-    /// must not be able to break the one-line error, or to send escape sequences to the
-    /// terminal that prints it.
+    /// with every character a terminal would obey written as its escape (``DisplaySafety``). A
+    /// hostile source must not be able to break the one-line error, or to send escape sequences
+    /// to the terminal or log that shows it.
     public static func shown(_ text: String) -> String {
-        "'" + visible(text, limit: 40) + "'"
+        "'" + visible(text) + "'"
+    }
+
+    /// `text` cut to 40 characters (with `…`) and escaped as ``DisplaySafety`` does.
+    static func visible(_ text: String) -> String {
+        DisplaySafety.escaped(text.count > 40 ? String(text.prefix(40)) + "…" : text)
     }
 
     /// A source's text that walletwatch stores and shows (a counterparty): unchanged, except
-    /// that control, format and line-separator characters are spelled out as `\u{1B}`, so
-    /// that no stored value can carry a terminal escape sequence or break a table's line.
+    /// that the characters ``DisplaySafety`` escapes are stored spelled out, so that no stored
+    /// value can carry a terminal escape sequence or break a table's line wherever it is shown.
     public static func printable(_ text: String) -> String {
-        // Addresses and invoices are printable ASCII: checked byte by byte, kept as they are.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
-        return visible(text, limit: .max)
-    }
-
-    /// `text`, cut to `limit` characters (with `…`), every invisible or line-breaking scalar
-    /// replaced by its `\u{...}` spelling.
-    static func visible(_ text: String, limit: Int) -> String {
-        var result = ""
-        var count = 0
-        for scalar in text.unicodeScalars {
-            guard count < limit else { return result + "…" }
-            count += 1
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse:
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default:
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        DisplaySafety.escaped(text)
     }
 
     /// An error at the current position about the current field.
@@ -468,10 +453,10 @@ public struct JSONReader {
             switch component {
             case .key(let raw):
                 if !text.isEmpty { text += "." }
-                text += JSONReader.visible(String(decoding: raw, as: UTF8.self), limit: 40)
+                text += JSONReader.visible(String(decoding: raw, as: UTF8.self))
             case .escapedKey(let key):
                 if !text.isEmpty { text += "." }
-                text += JSONReader.visible(key, limit: 40)
+                text += JSONReader.visible(key)
             case .index(let position):
                 text += "[\(position)]"
             }
