@@ -6,8 +6,8 @@ import WalletWatchStore
 public struct SourceBalanceStatus: Sendable {
     public let source: SourceConfig
     /// The stored rows (fresh, just fetched, or stale).
-    public let ark: ArkBalanceRow?
-    public let onchain: OnchainBalanceRow?
+    public let ark: SourceArkBalance?
+    public let onchain: SourceOnchainBalance?
     /// True when answered from stored values without asking the source.
     public let fromCache: Bool
     /// True when the source could not be asked and stored values older than the cache window are shown.

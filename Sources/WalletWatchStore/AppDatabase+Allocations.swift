@@ -54,15 +54,6 @@ extension AppDatabase {
     }
 }
 
-/// One row of an asset's allocation history, with its goal's name.
-public struct AllocationHistoryEntry: Hashable, Sendable {
-    public let goal: String
-    public let amount: Int64
-    public let timestamp: Instant
-    public let reason: AllocationReason
-    public let txid: String?
-}
-
 extension AppDatabase {
     /// Sets targets of an asset for goals, as `allocate ASSET GOAL=AMOUNT...`: amounts in the
     /// asset's currency (`0.25`, `25000sat`) or a share of its current balance (`40%`); 0

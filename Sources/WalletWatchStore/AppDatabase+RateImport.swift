@@ -1,16 +1,6 @@
 import GRDB
 import WalletWatchCore
 
-/// What `rates import` wrote.
-public struct RateImportResult: Hashable, Sendable {
-    /// Prices added to the history.
-    public let imported: Int
-    /// Of those, how many replaced an earlier import of the same pair and date (`--replace`).
-    public let replaced: Int
-    /// Pairs whose latest rate is now an imported one.
-    public let latestUpdated: [CurrencyPair]
-}
-
 extension AppDatabase {
     /// The provider name imported prices are stored under.
     public static let importProvider = "import"
