@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
@@ -62,11 +63,15 @@ let package = Package(
             dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", logging, lifecycle, "TOMLKit"]
         ),
         // Crypto: the HMAC that turns the web token into the browser's session cookie.
-        .target(name: "WalletWatchWeb", dependencies: ["WalletWatchEngine", "WalletWatchCore", "WalletWatchStore", hummingbird, prometheus, logging, crypto]),
+        // What views show: JSON documents, formats, charts, the page. Shared by the CLI and the web view.
+        .target(name: "WalletWatchPresentation", dependencies: ["WalletWatchEngine", "WalletWatchCore", .product(name: "Mustache", package: "swift-mustache")]),
+        // The views reach the data through the engine's use cases only: they do not depend on
+        // the store, so a layer crossing does not compile.
+        .target(name: "WalletWatchWeb", dependencies: ["WalletWatchPresentation", "WalletWatchEngine", "WalletWatchCore", hummingbird, prometheus, logging, crypto]),
         .target(name: "WalletWatchSim", dependencies: ["WalletWatchCore", hummingbird, lifecycle, logging]),
         .executableTarget(
             name: "walletwatch",
-            dependencies: ["WalletWatchCore", "WalletWatchStore", "WalletWatchNet", "WalletWatchSources", "WalletWatchEngine",
+            dependencies: ["WalletWatchPresentation", "WalletWatchEngine", "WalletWatchCore", "WalletWatchNet",
                            "WalletWatchWeb", "CMallocTuning", argumentParser, logging, lifecycle, hummingbird]
         ),
         .executableTarget(name: "walletwatch-sim", dependencies: ["WalletWatchSim", argumentParser, hummingbird]),
@@ -94,9 +99,11 @@ let package = Package(
                            hummingbird, logging, .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "WalletWatchPresentationTests", dependencies: ["WalletWatchPresentation", "WalletWatchEngine", "WalletWatchCore"]),
         .testTarget(
             name: "WalletWatchWebTests",
-            dependencies: ["WalletWatchWeb", "WalletWatchEngine", "WalletWatchStore", "WalletWatchNet", "WalletWatchSim", "TestSupport", hummingbird, logging]
+            dependencies: ["WalletWatchWeb", "WalletWatchPresentation", "WalletWatchEngine", "WalletWatchStore", "WalletWatchNet", "WalletWatchSim", "TestSupport",
+                           hummingbird, logging]
         ),
         // End-to-end: runs the built `walletwatch` binary against the simulator, as a user would.
         // Fixtures: data recorded by others (BIP-329 vectors, CryptoSavingsTracker's month

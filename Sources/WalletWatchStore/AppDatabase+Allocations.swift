@@ -146,19 +146,24 @@ extension AppDatabase {
 }
 
 extension AppDatabase {
-    /// Raises one target as "add to close month" suggests (history reason `close-goal`),
-    /// refusing it when the asset's targets would then exceed its balance.
-    public func raiseTarget(assetID: Int64, goalID: Int64, to amount: Int64, now: Instant) throws {
+    /// Raises one target by `amount` as "add to close month" suggests (history reason
+    /// `close-goal`), reading the current target in the same transaction, so that a change
+    /// made in between is built upon rather than lost. Refused when the asset's targets would
+    /// then exceed its balance. Returns the new target.
+    @discardableResult
+    public func raiseTarget(assetID: Int64, goalID: Int64, by amount: Int64, now: Instant) throws -> Int64 {
         try write { db in
             let balance = try Self.balances(db)[assetID]?.counted ?? 0
             var targets = Dictionary(uniqueKeysWithValues: try Self.rule1Allocations(db, assetID: assetID).map { ($0.goalID, $0.amount) })
-            targets[goalID] = amount
+            let raised = (targets[goalID] ?? 0) + amount
+            targets[goalID] = raised
             let total = targets.values.reduce(0, +)
             guard total <= balance else {
                 throw Refusal("the asset's targets would total \(total) minor units, above its balance of \(balance); nothing changed")
             }
-            try Self.writeTarget(db, assetID: assetID, goalID: goalID, amount: amount, at: now, now: now, reason: .closeGoal)
+            try Self.writeTarget(db, assetID: assetID, goalID: goalID, amount: raised, at: now, now: now, reason: .closeGoal)
             try Self.bumpChangeCounter(db)
+            return raised
         }
     }
 }

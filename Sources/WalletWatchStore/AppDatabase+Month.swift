@@ -37,10 +37,10 @@ extension AppDatabase {
     }
 
     /// Every closed month with its frozen figures, newest first.
-    public func closedMonths() throws -> [(ExecutionRecord, CompletedExecutionData)] {
+    public func closedMonths() throws -> [(record: ExecutionRecord, figures: CompletedExecutionData)] {
         try read { db in
             try Self.records(db).filter { $0.state == .closed }.sorted { $0.month > $1.month }.compactMap { record in
-                try Self.completed(db, recordID: record.id).map { (record, $0) }
+                try Self.completed(db, recordID: record.id).map { (record: record, figures: $0) }
             }
         }
     }

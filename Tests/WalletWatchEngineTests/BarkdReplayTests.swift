@@ -141,7 +141,7 @@ struct BarkdReplayTests {
             let world = try ReplayWorld(server: server)
             let source = world.barkd()
             let engine = world.engine(now: Self.now, sources: [source])
-            let report = try #require(try await engine.ingest().first)
+            let report = try #require(try await engine.ingestor.ingest().first)
             #expect(report.ok, "\(report.error ?? "")")
             try Self.expectStored(served, in: world, source: source.name)
             #expect(report.warnings == ["movement subsystem 'bark.teleport' is unknown; stored as type ark"])
@@ -156,7 +156,7 @@ struct BarkdReplayTests {
             #expect(batch.lastPushedAt == wait["last_pushed_at"] as? String)
 
             // The same answers again change nothing.
-            let again = try await world.engine(now: Self.later, sources: [source]).ingest()
+            let again = try await world.engine(now: Self.later, sources: [source]).ingestor.ingest()
             #expect(again.first?.ok == true && again.first?.counts == IngestCounts(), "\(again.first?.error ?? "")")
         }
     }
@@ -267,7 +267,7 @@ struct BarkdReplayTests {
             }
             server.answer("/api/v1/history", json: "[" + movements.joined(separator: ",") + "]")
             let world = try ReplayWorld(server: server)
-            let report = try #require(try await world.engine(now: Self.now, sources: [world.barkd()]).ingest().first)
+            let report = try #require(try await world.engine(now: Self.now, sources: [world.barkd()]).ingestor.ingest().first)
             #expect(report.ok, "\(report.error ?? "")")
             #expect(try world.database.arkBalances()["bark"]?.balance.pendingExit == nil)
             for (index, time) in Self.times.enumerated() {
@@ -301,7 +301,7 @@ struct BarkdReplayTests {
             try Self.serve("v0.6.0-release", mode: .requiredOnly, on: server)
             server.answer("/api/v1/history", with: ReplayAnswer(body: Array(body)))
             let world = try ReplayWorld(server: server)
-            let report = try #require(try await world.engine(now: Self.now, sources: [world.barkd()]).ingest().first)
+            let report = try #require(try await world.engine(now: Self.now, sources: [world.barkd()]).ingestor.ingest().first)
             #expect(report.ok, "\(report.error ?? "")")
             #expect(report.warnings.isEmpty, "every documented subsystem is known")
             let rows = try world.database.transactions(TransactionFilter(asset: "bark ark"))

@@ -100,7 +100,7 @@ struct EsploraReplayTests {
             let world = try ReplayWorld(server: server)
             var sources = addresses.enumerated().map { world.esplora("a\($0.offset)", asset: "address \($0.offset)", addresses: [$0.element]) }
             if addresses.count > 1 { sources.append(world.esplora("all", asset: "all addresses", addresses: addresses)) }
-            let reports = try await world.engine(now: Self.now, sources: sources).ingest()
+            let reports = try await world.engine(now: Self.now, sources: sources).ingestor.ingest()
             for report in reports {
                 #expect(report.ok, "\(txid) \(report.source): \(report.error ?? "")")
                 #expect(report.counts == IngestCounts(new: 1), "\(txid) \(report.source)")
@@ -129,7 +129,7 @@ struct EsploraReplayTests {
                 #expect(balances[asset.id!]?.counted == confirmed && balances[asset.id!]?.pending == pending, "\(context)")
             }
             // The same data again changes nothing.
-            let again = try await world.engine(now: Self.later, sources: sources).ingest()
+            let again = try await world.engine(now: Self.later, sources: sources).ingestor.ingest()
             #expect(again.map(\.counts) == Array(repeating: IngestCounts(), count: sources.count), "\(txid)")
         }
     }
@@ -181,9 +181,9 @@ struct EsploraReplayTests {
             let world = try ReplayWorld(server: server)
             let sources = addresses.enumerated().map { world.esplora("a\($0.offset)", asset: "address \($0.offset)", addresses: [$0.element]) }
             server.serveEsplora([original])
-            let first = try await world.engine(now: Self.now, sources: sources).ingest()
+            let first = try await world.engine(now: Self.now, sources: sources).ingestor.ingest()
             server.serveEsplora([replacement])
-            let second = try await world.engine(now: Self.later, sources: sources).ingest()
+            let second = try await world.engine(now: Self.later, sources: sources).ingestor.ingest()
             for (index, source) in sources.enumerated() {
                 let address = source.addresses[0]
                 let context = "\(originalID) -> \(replacementID) for \(address)"
@@ -231,7 +231,7 @@ struct EsploraReplayTests {
             server.serveEsplora(transactions, addressDocuments: documents)
             let world = try ReplayWorld(server: server)
             let source = world.esplora("watch", asset: "watched", addresses: [address])
-            let report = try #require(try await world.engine(now: Self.now, sources: [source]).ingest().first)
+            let report = try #require(try await world.engine(now: Self.now, sources: [source]).ingestor.ingest().first)
             #expect(report.ok, "\(report.error ?? "")")
             #expect(report.counts.new == transactions.count)
             let row = try #require(try world.database.onchainBalances()["watch"])

@@ -37,7 +37,7 @@ struct HostileSourceTests {
             let world = try ReplayWorld(server: server)
             let source = world.esplora("cold", asset: "cold", addresses: [address])
             server.serveEsplora([valid])
-            let first = try await world.engine(now: EsploraReplayTests.now, sources: [source]).ingest()
+            let first = try await world.engine(now: EsploraReplayTests.now, sources: [source]).ingestor.ingest()
             #expect(first[0].ok, "\(first[0].error ?? "")")
             let before = try world.fingerprint()
 
@@ -46,7 +46,7 @@ struct HostileSourceTests {
             #expect(hostile != text)
             // A pass that wrongly succeeded would at least restamp the balance (fingerprinted with its time).
             server.serveEsplora([try RecordedTransaction(json: Array(hostile.utf8))])
-            let report = try #require(try await world.engine(now: EsploraReplayTests.later, sources: [source]).ingest().first)
+            let report = try #require(try await world.engine(now: EsploraReplayTests.later, sources: [source]).ingestor.ingest().first)
             let reason = report.error ?? ""
             #expect(!report.ok)
             #expect(reason.hasPrefix("source 'cold': GET \(server.url)/address/\(address)/txs: field [0].txid: "), "\(reason)")
@@ -78,7 +78,7 @@ struct HostileSourceTests {
         try await ReplayServer.run { server in
             let served = try BarkdReplayTests.serve("v0.6.0-release", mode: .everyProperty, on: server)
             let world = try ReplayWorld(server: server)
-            let first = try await world.engine(now: BarkdReplayTests.now, sources: [world.barkd()]).ingest()
+            let first = try await world.engine(now: BarkdReplayTests.now, sources: [world.barkd()]).ingestor.ingest()
             #expect(first[0].ok, "\(first[0].error ?? "")")
             let before = try world.fingerprint()
             // Something new at the daemon too, which a pass that wrongly succeeded would store.
@@ -92,7 +92,7 @@ struct HostileSourceTests {
                 list[0][field] = value
                 let body = try JSONSerialization.data(withJSONObject: list, options: [.sortedKeys])
                 server.answer(path, with: ReplayAnswer(body: Array(body)))
-                let report = try #require(try await world.engine(now: BarkdReplayTests.later, sources: [world.barkd()]).ingest().first)
+                let report = try #require(try await world.engine(now: BarkdReplayTests.later, sources: [world.barkd()]).ingestor.ingest().first)
                 let reason = report.error ?? ""
                 #expect(!report.ok, "\(value.debugDescription) was accepted")
                 #expect(reason.hasPrefix("source 'bark': GET \(server.url)\(path): field [0].\(field): '"), "\(reason)")
@@ -136,7 +136,7 @@ struct HostileSourceTests {
             let world = try ReplayWorld(server: server)
             // The hostile address paid the watched one: it is the counterparty.
             let sources = [world.barkd(), world.esplora("cold", asset: "cold", addresses: [output])]
-            let reports = try await world.engine(now: EsploraReplayTests.now, sources: sources).ingest()
+            let reports = try await world.engine(now: EsploraReplayTests.now, sources: sources).ingestor.ingest()
             #expect(reports.map(\.ok) == [true, true], "\(reports.map(\.error))")
             let cold = try #require(try world.database.transactions(TransactionFilter(asset: "cold")).first).transaction
             #expect(cold.counterparty == "bc1q" + spelled)

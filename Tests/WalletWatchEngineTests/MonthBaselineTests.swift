@@ -47,7 +47,7 @@ struct MonthBaselineTests {
             let http = CurlHTTPClient(configuration: HTTPClientConfiguration(userAgent: "walletwatch-test"), logger: logger)
             var config = AppConfig(file: nil, database: folder.file("walletwatch.sqlite"), sources: [])
             config.rates = RatesConfig(provider: .static, currencies: [.usd])
-            return Engine(database: database, config: config, clock: .fixed(now), http: http, logger: logger)
+            return Engine(storage: Storage(database), config: config, clock: .fixed(now), http: http, logger: logger)
         }
 
         func record(_ event: Event, at now: Instant) throws {
@@ -56,12 +56,12 @@ struct MonthBaselineTests {
         }
 
         func startMonth() async throws {
-            _ = try await engine(at: MonthBaselineTests.start).startMonth()
+            _ = try await engine(at: MonthBaselineTests.start).month.start()
         }
 
         /// The goal's contribution as `month status` shows it at N.
         func contributed() async throws -> Int64 {
-            let status = try await engine(at: MonthBaselineTests.observed).monthStatus(refreshRates: .never)
+            let status = try await engine(at: MonthBaselineTests.observed).month.status(refreshRates: .never)
             return try #require(status.goals.first { $0.name == "House" }).figures.contributed
         }
     }

@@ -16,8 +16,8 @@ struct WebSecurityTests {
     /// A web view without a token over a database holding something worth stealing.
     func tokenless() async throws -> WebFixture {
         let web = try await WebFixture()
-        _ = try web.engine.database.createManualAsset(name: "Savings", currency: .usd, now: now)
-        _ = try web.engine.database.addManualTransaction(assetName: "Savings", amount: "1234.56", date: .at("2026-11-02T00:00:00Z"), note: nil, now: now)
+        _ = try web.database.createManualAsset(name: "Savings", currency: .usd, now: now)
+        _ = try web.database.addManualTransaction(assetName: "Savings", amount: "1234.56", date: .at("2026-11-02T00:00:00Z"), note: nil, now: now)
         return web
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchPresentation
 
 struct BalanceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,7 +25,7 @@ struct BalanceCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try CommandContext.load(global)
-        let report = try await context.engine.balances(refresh: refresh)
+        let report = try await context.engine.balances.current(refresh: refresh)
         for warning in report.warnings { Output.warning(warning) }
         if output.json {
             Output.json(BalanceDocument.json(report))

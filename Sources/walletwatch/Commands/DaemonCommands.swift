@@ -5,6 +5,7 @@ import Logging
 import ServiceLifecycle
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchPresentation
 import WalletWatchWeb
 
 struct RunCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchPresentation
 
 struct IngestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,7 +27,7 @@ struct IngestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try CommandContext.load(global)
-        let reports = try await context.engine.ingest(sources: sources, full: full)
+        let reports = try await context.engine.ingestor.ingest(sources: sources, full: full)
         for report in reports {
             for warning in report.warnings { Output.warning("source '\(report.source)': \(warning)") }
         }

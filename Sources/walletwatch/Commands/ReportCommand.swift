@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchPresentation
 
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -48,7 +49,7 @@ struct ReportCommand: AsyncParsableCommand {
         }
         if timelineKind != nil && !output.json { throw UsageError("--timeline adds to the JSON document; pass --json too") }
         let context = try CommandContext.load(global)
-        let report = try await context.engine.portfolioReport(assetName: asset, currency: currency.map { try Currency(code: $0) })
+        let report = try await context.engine.reports.portfolio(assetName: asset, currency: currency.map { try Currency(code: $0) })
         for warning in report.warnings { Output.warning(warning) }
         if let svg {
             try PrivateFile.write(PortfolioCharts(report).document, to: svg)
@@ -58,7 +59,7 @@ struct ReportCommand: AsyncParsableCommand {
             Output.json(ReportDocument.json(report, timeline: timelineKind))
             return
         }
-        ReportOutput.print(report, zone: context.engine.displayTimeZone)
+        ReportOutput.print(report, zone: context.engine.preferences.displayTimeZone)
     }
 }
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import WalletWatchCore
 import WalletWatchEngine
-import WalletWatchStore
+import WalletWatchPresentation
 
 struct TagCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,7 +27,7 @@ struct TagCommand: AsyncParsableCommand {
         @Option(help: "One emoji.") var emoji: String?
 
         func run() async throws {
-            let tag = try CommandContext.load(global).engine.createTag(name: name, color: color, emoji: emoji)
+            let tag = try CommandContext.load(global).engine.tags.create(name: name, color: color, emoji: emoji)
             Output.line("created tag \(TagOutput.label(tag))")
         }
     }
@@ -45,7 +45,7 @@ struct TagCommand: AsyncParsableCommand {
         @OptionGroup var output: JSONOption
 
         func run() async throws {
-            let summaries = try CommandContext.load(global).database.tagSummaries()
+            let summaries = try CommandContext.load(global).engine.tags.summaries()
             if output.json {
                 Output.json(.array(summaries.map { summary in
                     .object([
@@ -88,7 +88,7 @@ struct TagCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let created = try CommandContext.load(global).engine.tag(txid: txid, with: tags)
+            let created = try CommandContext.load(global).engine.tags.tag(txid: txid, with: tags)
             for name in created { Output.line("created tag \(name)") }
             Output.line("tagged \(txid): \(tags.joined(separator: ", "))")
         }
@@ -107,7 +107,7 @@ struct TagCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let absent = try CommandContext.load(global).database.untagTransaction(txid: txid, tags: tags)
+            let absent = try CommandContext.load(global).engine.tags.untag(txid: txid, tags: tags)
             for name in absent { Output.warning("\(txid) did not carry tag '\(name)'") }
             Output.line("untagged \(txid)")
         }
@@ -122,7 +122,7 @@ struct TagCommand: AsyncParsableCommand {
         @Argument(help: "The new name.") var new: String
 
         func run() async throws {
-            let tag = try CommandContext.load(global).engine.renameTag(old, to: new)
+            let tag = try CommandContext.load(global).engine.tags.rename(old, to: new)
             Output.line("renamed tag '\(old)' to \(TagOutput.label(tag))")
         }
     }
@@ -133,7 +133,7 @@ struct TagCommand: AsyncParsableCommand {
         @Argument(help: "The tag's name.") var name: String
 
         func run() async throws {
-            let tag = try CommandContext.load(global).database.setTag(name, active: true)
+            let tag = try CommandContext.load(global).engine.tags.setActive(name, true)
             Output.line("tag \(TagOutput.label(tag)) is active")
         }
     }
@@ -146,7 +146,7 @@ struct TagCommand: AsyncParsableCommand {
         @Argument(help: "The tag's name.") var name: String
 
         func run() async throws {
-            let tag = try CommandContext.load(global).database.setTag(name, active: false)
+            let tag = try CommandContext.load(global).engine.tags.setActive(name, false)
             Output.line("tag \(TagOutput.label(tag)) is deactivated; it stays on its transactions")
         }
     }
@@ -159,7 +159,7 @@ struct TagCommand: AsyncParsableCommand {
         @Argument(help: "The tag's name.") var name: String
 
         func run() async throws {
-            let (tag, count) = try CommandContext.load(global).database.deleteTag(name)
+            let (tag, count) = try CommandContext.load(global).engine.tags.delete(name)
             Output.line("deleted tag '\(tag.name)' from \(count) transaction(s)")
         }
     }
@@ -186,14 +186,13 @@ struct TagCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let labels = try CommandContext.load(global).database.labels()
-            let text = BIP329.export(labels)
+            let (text, count) = try CommandContext.load(global).engine.tags.exportLabels()
             guard let file else {
                 Output.data(text)
                 return
             }
             try PrivateFile.write(text, to: file)
-            Output.standardError("exported \(labels.count) labelled transaction(s) to \(file)")
+            Output.standardError("exported \(count) labelled transaction(s) to \(file)")
         }
     }
 
@@ -230,7 +229,7 @@ struct TagCommand: AsyncParsableCommand {
             for cut in parsed.truncated {
                 Output.warning("line \(cut.line) of \(file): tag '\(cut.label.prefix(20))…' (\(cut.label.count) characters) cut to the first \(Name.maximumLength)")
             }
-            let result = try context.engine.importLabels(parsed)
+            let result = try context.engine.tags.importLabels(parsed)
             if output.json {
                 Output.json(.object([
                     "assigned": .int(Int64(result.assigned)), "created_tags": .array(result.createdTags.map(JSONValue.string)),

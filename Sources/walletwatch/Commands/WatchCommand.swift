@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchPresentation
 
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,7 +29,7 @@ struct WatchCommand: AsyncParsableCommand {
         let context = try CommandContext.load(global)
         let engine = context.engine
         if once {
-            Output.lines(TerminalDashboard.render(try await engine.dashboard(), width: Terminal.width() ?? 100))
+            Output.lines(TerminalDashboard.render(try await engine.liveView.dashboard(), width: Terminal.width() ?? 100))
             return
         }
         Signals.unblock()
@@ -37,7 +38,7 @@ struct WatchCommand: AsyncParsableCommand {
         defer { screen?.restore() }
         let events = WatchEvents(engine: engine, interactive: interactive)
         for await _ in events.stream {
-            let frame = TerminalDashboard.render(try await engine.dashboard(refreshRates: .never), width: Terminal.width() ?? 100)
+            let frame = TerminalDashboard.render(try await engine.liveView.dashboard(refreshRates: .never), width: Terminal.width() ?? 100)
             if let screen {
                 screen.draw(frame)
             } else {
@@ -60,7 +61,7 @@ final class WatchEvents: @unchecked Sendable {
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.stream = stream
         tasks.append(Task {
-            for await _ in engine.changes() { continuation.yield() }
+            for await _ in engine.liveView.changes() { continuation.yield() }
         })
         tasks.append(Task {
             while !Task.isCancelled {
@@ -70,7 +71,7 @@ final class WatchEvents: @unchecked Sendable {
         })
         tasks.append(Task {
             while !Task.isCancelled {
-                _ = try? await engine.monthStatus(refreshRates: .ifNeeded)
+                _ = try? await engine.month.status(refreshRates: .ifNeeded)
                 continuation.yield()
                 try? await Task.sleep(for: .seconds(engine.config.rates.maxAgeSeconds))
             }

@@ -42,7 +42,7 @@ final class ReplayWorld: @unchecked Sendable {
                                                    retries: 1, initialBackoff: .milliseconds(20), maxBackoff: .seconds(1),
                                                    userAgent: "walletwatch-replay-test"),
             logger: logger)
-        return Engine(database: database, config: config, clock: .fixed(.at(now)), http: http, logger: logger)
+        return Engine(storage: Storage(database), config: config, clock: .fixed(.at(now)), http: http, logger: logger)
     }
 
     /// Rows of a table as text, read straight from the database file (for tables walletwatch
