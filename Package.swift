@@ -4,6 +4,7 @@ import PackageDescription
 // Targets and their import rules follow ARCHITECTURE.md: data flows
 // sources -> ingest -> store -> calculator -> views, and no target imports one above it.
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
@@ -27,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // libcurl through a module map and a shim header (curl_easy_setopt is variadic).
@@ -40,19 +43,35 @@ let package = Package(
         .systemLibrary(name: "CSQLiteTuning", path: "Sources/CSQLiteTuning", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // mallopt, which Swift's Glibc module leaves out: the allocator tuning of MemoryTuning.swift.
         .systemLibrary(name: "CMallocTuning", path: "Sources/CMallocTuning"),
+        // libsecp256k1 for BIP32 public derivation and the taproot tweak (extrakeys module).
+        .systemLibrary(
+            name: "CSecp256k1",
+            path: "Sources/CSecp256k1",
+            pkgConfig: "libsecp256k1",
+            providers: [.apt(["libsecp256k1-dev"])]
+        ),
+        // OpenSSL's libcrypto, for RIPEMD-160 only (HASH160), which swift-crypto does not have.
+        .systemLibrary(name: "COpenSSLCrypto", path: "Sources/COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "WalletWatchCore"),
+        // Pure Bitcoin: addresses, scripts, BIP32 public derivation, descriptors. No I/O.
+        .target(name: "WalletWatchBitcoin", dependencies: ["CSecp256k1", "COpenSSLCrypto", crypto]),
         .target(name: "WalletWatchStore", dependencies: ["WalletWatchCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift"), "CSQLiteTuning"]),
         .target(name: "WalletWatchNet", dependencies: ["CCurl", logging]),
         .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchNet"]),
         .target(
             name: "WalletWatchEngine",
-            dependencies: ["WalletWatchCore", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", logging, lifecycle, "TOMLKit"]
+            dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", logging, lifecycle, "TOMLKit"]
         ),
-        .target(name: "WalletWatchWeb", dependencies: ["WalletWatchEngine", "WalletWatchCore", "WalletWatchStore", hummingbird, prometheus, logging]),
+        // Crypto: the HMAC that turns the web token into the browser's session cookie.
+        // What views show: JSON documents, formats, charts, the page. Shared by the CLI and the web view.
+        .target(name: "WalletWatchPresentation", dependencies: ["WalletWatchEngine", "WalletWatchCore", .product(name: "Mustache", package: "swift-mustache")]),
+        // The views reach the data through the engine's use cases only: they do not depend on
+        // the store, so a layer crossing does not compile.
+        .target(name: "WalletWatchWeb", dependencies: ["WalletWatchPresentation", "WalletWatchEngine", "WalletWatchCore", hummingbird, prometheus, logging, crypto]),
         .target(name: "WalletWatchSim", dependencies: ["WalletWatchCore", hummingbird, lifecycle, logging]),
         .executableTarget(
             name: "walletwatch",
-            dependencies: ["WalletWatchCore", "WalletWatchStore", "WalletWatchNet", "WalletWatchSources", "WalletWatchEngine",
+            dependencies: ["WalletWatchPresentation", "WalletWatchEngine", "WalletWatchCore", "WalletWatchNet",
                            "WalletWatchWeb", "CMallocTuning", argumentParser, logging, lifecycle, hummingbird]
         ),
         .executableTarget(name: "walletwatch-sim", dependencies: ["WalletWatchSim", argumentParser, hummingbird]),
@@ -66,19 +85,30 @@ let package = Package(
             dependencies: ["WalletWatchCore", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "WalletWatchStoreTests", dependencies: ["WalletWatchStore", "TestSupport", grdb]),
+        // The BIPs' and Bitcoin Core's vector files are fixtures (Fixtures/PROVENANCE.md), read by path.
+        .testTarget(name: "WalletWatchBitcoinTests", dependencies: ["WalletWatchBitcoin"], exclude: ["Fixtures"]),
         .testTarget(name: "WalletWatchNetTests", dependencies: ["WalletWatchNet", "TestSupport", hummingbird, logging]),
         .testTarget(name: "WalletWatchSourcesTests", dependencies: ["WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport"]),
         // barkd's public OpenAPI document is a fixture: the simulator's responses are validated against it.
         .testTarget(name: "WalletWatchSimTests", dependencies: ["WalletWatchSim", "walletwatch-sim", "TestSupport"], exclude: ["Fixtures"]),
+        // Data recorded by others (Esplora transactions, barkd's OpenAPI documents) is replayed
+        // through the engine by a Hummingbird test server; the recordings are fixtures.
         .testTarget(
             name: "WalletWatchEngineTests",
-            dependencies: ["WalletWatchEngine", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport", grdb]
+            dependencies: ["WalletWatchEngine", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport", grdb,
+                           hummingbird, logging, .product(name: "PropertyBased", package: "swift-property-based")],
+            exclude: ["Fixtures"]
         ),
+        .testTarget(name: "WalletWatchPresentationTests", dependencies: ["WalletWatchPresentation", "WalletWatchEngine", "WalletWatchCore"]),
         .testTarget(
             name: "WalletWatchWebTests",
-            dependencies: ["WalletWatchWeb", "WalletWatchEngine", "WalletWatchStore", "WalletWatchNet", "WalletWatchSim", "TestSupport", hummingbird, logging]
+            dependencies: ["WalletWatchWeb", "WalletWatchPresentation", "WalletWatchEngine", "WalletWatchStore", "WalletWatchNet", "WalletWatchSim", "TestSupport",
+                           hummingbird, logging]
         ),
         // End-to-end: runs the built `walletwatch` binary against the simulator, as a user would.
-        .testTarget(name: "WalletWatchCLITests", dependencies: ["walletwatch", "walletwatch-sim", "WalletWatchCore", "WalletWatchSim", "TestSupport"]),
+        // Fixtures: data recorded by others (BIP-329 vectors, CryptoSavingsTracker's month
+        // cycle, price API examples), replayed through the binary.
+        .testTarget(name: "WalletWatchCLITests", dependencies: ["walletwatch", "walletwatch-sim", "WalletWatchCore", "WalletWatchSim", "TestSupport"],
+                    exclude: ["Fixtures"]),
     ]
 )

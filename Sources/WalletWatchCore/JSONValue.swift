@@ -92,7 +92,10 @@ public indirect enum JSONValue: Hashable, Sendable {
         output += "\n" + String(repeating: indent, count: depth)
     }
 
-    /// Writes a JSON string literal with the escapes RFC 8259 requires.
+    /// Writes a JSON string literal with the escapes RFC 8259 requires, and `\uXXXX` for the
+    /// other characters a terminal would obey (DEL, C1 controls, bidirectional overrides; see
+    /// ``DisplaySafety``): `--json` printed on a terminal stays inert, and a parser still reads
+    /// the exact string.
     public static func writeString(_ text: String, to output: inout String) {
         output += "\""
         for scalar in text.unicodeScalars {
@@ -104,7 +107,7 @@ public indirect enum JSONValue: Hashable, Sendable {
             case "\t": output += "\\t"
             case "\u{08}": output += "\\b"
             case "\u{0C}": output += "\\f"
-            case _ where scalar.value < 0x20:
+            case _ where DisplaySafety.isUnsafe(scalar):
                 let hex = String(scalar.value, radix: 16)
                 output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: output.unicodeScalars.append(scalar)

@@ -73,13 +73,14 @@ public struct ArkServerInfo: Hashable, Sendable {
     public var network: String
     public var serverPubkey: String
     public var roundInterval: String
-    /// Blocks a VTXO lives before it expires.
-    public var vtxoExpiryDelta: Int64
+    /// Blocks a VTXO lives before it expires (barkd's `vtxo_lifetime`, formerly
+    /// `vtxo_expiry_delta`); nil when the daemon sends neither.
+    public var vtxoLifetime: Int64?
 
-    public init(network: String, serverPubkey: String, roundInterval: String, vtxoExpiryDelta: Int64) {
+    public init(network: String, serverPubkey: String, roundInterval: String, vtxoLifetime: Int64?) {
         self.network = network
         self.serverPubkey = serverPubkey
         self.roundInterval = roundInterval
-        self.vtxoExpiryDelta = vtxoExpiryDelta
+        self.vtxoLifetime = vtxoLifetime
     }
 }

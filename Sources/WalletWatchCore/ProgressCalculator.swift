@@ -6,11 +6,20 @@
 /// 2. its targets at S are the allocation history at S (allocations before S are the baseline,
 ///    never a contribution); an asset allocated to exactly one tracked goal with no history at or
 ///    before S takes that goal's current target as its baseline;
-/// 3. the history rows dated in (S, N] and the transactions dated in [S, N] are walked in time
+/// 3. the month's history rows (dated after S; see below for S itself) and the transactions dated
+///    in [S, N] are walked in time
 ///    order (allocation changes first at equal times); after each step the funded amounts are
-///    recomputed, and each change of a tracked goal's funded amount is a contribution;
-/// 4. a goal's contribution from the asset is the sum of those changes, in the asset's currency
-///    (converting and rounding happen once, later, on the sum).
+///    recomputed, and each change of a tracked goal's funded amount is a contribution.
+///
+/// What is dated before S belongs to the baseline however late it was recorded: a transaction
+/// dated before S that arrives after the start (a backdated `tx add`, a source that was offline)
+/// is in the balance at S by step 1, and the Rule 1 row it causes is in the targets at S, even
+/// when that row had to be timestamped after S because the pair's history never goes back in
+/// time. A Rule 1 row goes with its transaction: one for a transaction dated in [S, N] is walked
+/// with it (so a deposit dated exactly S counts like one a millisecond later). Rows that belong
+/// to the baseline but are timestamped at or after S are marked ``TargetChange/countsAtStart``:
+/// their change of target is added to the baseline instead of being walked. So the month's
+/// figures depend on the dates of events only, never on the order they were recorded in.
 public enum ProgressCalculator {
     /// A confirmed transaction dated in [S, N].
     public struct Movement: Hashable, Sendable {
@@ -22,15 +31,21 @@ public enum ProgressCalculator {
         }
     }
 
-    /// An allocation-history row dated in (S, N], in the order the rows were written.
+    /// An allocation-history row dated in [S, N], in the order the rows were written.
     public struct TargetChange: Hashable, Sendable {
         public let goalID: Int64
         public let amount: Int64
         public let timestamp: Instant
-        public init(goalID: Int64, amount: Int64, timestamp: Instant) {
+        /// The row belongs to the targets at S, not to the month: a row dated exactly S that no
+        /// transaction of the month caused, or a Rule 1 row (or its adjustment after an edit) of a
+        /// transaction dated before S that was timestamped later because the pair already had
+        /// later rows.
+        public let countsAtStart: Bool
+        public init(goalID: Int64, amount: Int64, timestamp: Instant, countsAtStart: Bool = false) {
             self.goalID = goalID
             self.amount = amount
             self.timestamp = timestamp
+            self.countsAtStart = countsAtStart
         }
     }
 
@@ -42,9 +57,10 @@ public enum ProgressCalculator {
         public let balanceNow: Int64
         /// Confirmed transactions dated in [S, N].
         public let movements: [Movement]
-        /// History rows dated in (S, N], in the order they were written (ties by creation).
+        /// History rows dated in [S, N], in the order they were written (ties by creation).
         public let changes: [TargetChange]
-        /// Targets at S by goal, for pairs with history at or before S (the execution's snapshot).
+        /// Targets just before S by goal, for pairs with history rows dated before S (read from
+        /// the history as it is now, so that rows recorded after the start but dated before it count).
         public let baseline: [Int64: Int64]
         /// Current targets by goal (for the dedicated-asset fallback).
         public let currentTargets: [Int64: Int64]
@@ -83,16 +99,17 @@ public enum ProgressCalculator {
     /// The contributions of one asset to the tracked goals, by goal id.
     public static func contributions(of asset: AssetInput, trackedGoals: Set<Int64>) -> [Int64: Contribution] {
         var balance = asset.balanceNow - asset.movements.reduce(0) { $0 + $1.amount }
-        var targets = baselineTargets(of: asset, trackedGoals: trackedGoals)
+        let walk = targetWalk(of: asset, trackedGoals: trackedGoals)
+        var targets = walk.baseline
         var funded = fundedByGoal(balance: balance, targets: targets)
         var result: [Int64: Contribution] = [:]
-        for goal in trackedGoals where targets[goal] != nil || asset.changes.contains(where: { $0.goalID == goal }) {
+        for goal in trackedGoals where targets[goal] != nil || walk.changes.contains(where: { $0.goalID == goal }) {
             result[goal] = Contribution(fundedAtStart: funded[goal] ?? 0)
         }
 
         enum Step { case change(TargetChange), movement(Movement) }
         // Allocation changes first at equal times; each kind keeps its own order.
-        let steps = (asset.changes.enumerated().map { (time: $1.timestamp, kind: 0, order: $0, step: Step.change($1)) }
+        let steps = (walk.changes.enumerated().map { (time: $1.timestamp, kind: 0, order: $0, step: Step.change($1)) }
             + asset.movements.enumerated().map { (time: $1.date, kind: 1, order: $0, step: Step.movement($1)) })
             .sorted { ($0.time, $0.kind, $0.order) < ($1.time, $1.kind, $1.order) }
 
@@ -119,11 +136,39 @@ public enum ProgressCalculator {
         return result
     }
 
-    /// Targets at S: the snapshot, with the dedicated-asset fallback.
-    static func baselineTargets(of asset: AssetInput, trackedGoals: Set<Int64>) -> [Int64: Int64] {
+    /// The targets at S and the history rows to walk, with the rows that count at the start
+    /// folded into the baseline.
+    ///
+    /// History rows hold absolute targets, written in order. A row that counts at the start
+    /// changed its pair's target by `amount - previous amount`; that change moves to the baseline,
+    /// and every walked row written before it is raised by the same change, since in date order
+    /// the change came first. (Without such rows this is the history as written.)
+    static func targetWalk(of asset: AssetInput, trackedGoals: Set<Int64>) -> (baseline: [Int64: Int64], changes: [TargetChange]) {
+        var previous = asset.baseline
+        var lateChanges: [Int64: [Int64]] = [:]  // per goal, the change of each row that counts at the start, in order
+        var lateBefore: [Int] = []  // per row, how many of its goal's late rows came before it
+        for change in asset.changes {
+            let delta = change.amount - (previous[change.goalID] ?? 0)
+            previous[change.goalID] = change.amount
+            lateBefore.append(lateChanges[change.goalID]?.count ?? 0)
+            if change.countsAtStart { lateChanges[change.goalID, default: []].append(delta) }
+        }
+        var baseline = baselineTargets(of: asset, trackedGoals: trackedGoals, countedAtStart: Set(lateChanges.keys))
+        for (goal, deltas) in lateChanges { baseline[goal] = max(0, (asset.baseline[goal] ?? 0) + deltas.reduce(0, +)) }
+        var changes: [TargetChange] = []
+        for (index, change) in asset.changes.enumerated() where !change.countsAtStart {
+            let later = (lateChanges[change.goalID] ?? []).dropFirst(lateBefore[index]).reduce(0, +)
+            changes.append(TargetChange(goalID: change.goalID, amount: max(0, change.amount + later), timestamp: change.timestamp))
+        }
+        return (baseline, changes)
+    }
+
+    /// Targets at S: the history at S, with the dedicated-asset fallback for a tracked goal that
+    /// has no row at or before S (and none counted there).
+    static func baselineTargets(of asset: AssetInput, trackedGoals: Set<Int64>, countedAtStart: Set<Int64> = []) -> [Int64: Int64] {
         var targets = asset.baseline
         let tracked = asset.currentTargets.keys.filter(trackedGoals.contains)
-        if tracked.count == 1, let goal = tracked.first, asset.baseline[goal] == nil {
+        if tracked.count == 1, let goal = tracked.first, asset.baseline[goal] == nil, !countedAtStart.contains(goal) {
             targets[goal] = asset.currentTargets[goal]
         }
         return targets

@@ -4,40 +4,74 @@ import WalletWatchCore
 import WalletWatchNet
 import WalletWatchStore
 
-/// The use cases of walletwatch, shared by the command line and the web view. It holds the
-/// database, the configuration, the clock, an HTTP client and a logger, all passed in: the
-/// engine creates none of them itself.
+/// walletwatch's use cases, wired together once for a command or the daemon. The engine only
+/// connects them: each use case is a small type named after what it does, given the
+/// dependencies it needs, and what it returns is a read model of Core or of this module, never a
+/// store type. The database, the configuration, the clock, the HTTP client and the logger are
+/// all passed in: the engine creates none of them.
 public struct Engine: Sendable {
-    public let database: AppDatabase
+    /// What the engine was made from, for making another over the same database and client.
+    public let storage: Storage
     public let config: AppConfig
     public let clock: WallClock
     public let http: any HTTPClient
     public let logger: Logger
-    /// The executing month's last computed status, shared by every copy of this engine.
-    public let progressCache: ProgressCache
-    /// The live views' last portfolio report and charts, shared by every copy of this engine.
-    public let portfolioCache: PortfolioCache
 
-    public init(database: AppDatabase, config: AppConfig, clock: WallClock, http: any HTTPClient, logger: Logger) {
-        self.database = database
+    /// Settings kept in the database: display currency and time zone, the undo grace, the budget.
+    public let preferences: Preferences
+    /// Exchange rates: stored, refreshed from the provider, imported.
+    public let rates: RateBook
+    /// One pass over the sources into the store.
+    public let ingestor: Ingestor
+    /// Balances from the store while fresh, else from the sources' balance endpoints.
+    public let balances: BalanceCache
+    /// Assets and transactions: manual entries, listings.
+    public let ledger: Ledger
+    /// Tags and their BIP-329 import and export.
+    public let tags: TagBook
+    /// Goals, their lifecycle and how far each is funded.
+    public let goals: GoalBook
+    /// Assets' targets for goals and their history.
+    public let allocations: Allocations
+    /// The month: plan, start, complete, undo, status, history.
+    public let month: MonthService
+    /// "Add to close month" (SPEC.md section 12).
+    public let closeGoal: CloseGoal
+    /// Portfolio figures and exports.
+    public let reports: Reports
+    /// What the live views show, and when it changed.
+    public let liveView: LiveView
+    /// How the sources' passes and the HTTP client have been doing (for /metrics).
+    public let activity: Activity
+    /// Secret files readable by others, each warned about once by every copy of this engine.
+    public let secretFiles: SecretFileWarnings
+
+    /// - parameter warn: where a warning goes that is no log line (a token file others can
+    ///   read): the command line prints `warning: ...`; by default it is logged.
+    public init(storage: Storage, config: AppConfig, clock: WallClock, http: any HTTPClient, logger: Logger,
+                warn: (@Sendable (String) -> Void)? = nil) {
+        let database = storage.database
+        self.storage = storage
         self.config = config
         self.clock = clock
         self.http = http
         self.logger = logger
-        self.progressCache = ProgressCache()
-        self.portfolioCache = PortfolioCache()
-    }
-
-    /// The time zone tables are printed in: the `time_zone` setting, else the config's, else UTC.
-    public var displayTimeZone: TimeZone {
-        let name = (try? database.setting(SettingKey.timeZone.rawValue)) ?? config.timeZone
-        return name.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
-    }
-}
-
-extension Engine {
-    /// Retries the HTTP client made since the process started (for /metrics).
-    public var httpRetries: Int {
-        (http as? CurlHTTPClient)?.statistics.retries ?? 0
+        secretFiles = SecretFileWarnings(warn ?? { [logger] in logger.warning("\($0)") })
+        let clients = SourceClients(http: http, secretFiles: secretFiles)
+        preferences = Preferences(database: database, config: config)
+        rates = RateBook(database: database, config: config, clock: clock, http: http, preferences: preferences, logger: logger)
+        ingestor = Ingestor(database: database, config: config, clock: clock, clients: clients, logger: logger)
+        balances = BalanceCache(database: database, config: config, clock: clock, clients: clients)
+        ledger = Ledger(database: database, clock: clock)
+        tags = TagBook(database: database, clock: clock)
+        goals = GoalBook(database: database, clock: clock, rates: rates)
+        allocations = Allocations(database: database, clock: clock)
+        month = MonthService(database: database, config: config, clock: clock, preferences: preferences, rates: rates, goals: goals,
+                             ingestor: ingestor)
+        closeGoal = CloseGoal(database: database, clock: clock, month: month, rates: rates)
+        reports = Reports(database: database, clock: clock, preferences: preferences, rates: rates, goals: goals)
+        liveView = LiveView(database: database, config: config, clock: clock, preferences: preferences, month: month, reports: reports,
+                            logger: logger)
+        activity = Activity(database: database, http: http)
     }
 }

@@ -11,6 +11,9 @@ public protocol HTTPClient: Sendable {
     /// arrives. Retries happen only before the first byte reaches the consumer. The body of a
     /// non-2xx response is not given to the consumer; its first bytes are in the returned head.
     func stream(_ request: HTTPRequest, into consumer: any HTTPBodyConsumer) async throws -> HTTPResponseHead
+
+    /// What the client did since it was made (for /metrics).
+    var statistics: HTTPClientStatistics { get }
 }
 
 /// Receives a streamed response body in order, on the transfer's own thread. It may block to

@@ -1,4 +1,4 @@
-/// Counters of a ``CurlHTTPClient`` since it was made, for a metrics endpoint.
+/// Counters of an ``HTTPClient`` since it was made, for a metrics endpoint.
 public struct HTTPClientStatistics: Sendable, Equatable {
     /// Calls to `send` or `stream`.
     public var requests: Int

@@ -54,15 +54,6 @@ extension AppDatabase {
     }
 }
 
-/// One row of an asset's allocation history, with its goal's name.
-public struct AllocationHistoryEntry: Hashable, Sendable {
-    public let goal: String
-    public let amount: Int64
-    public let timestamp: Instant
-    public let reason: AllocationReason
-    public let txid: String?
-}
-
 extension AppDatabase {
     /// Sets targets of an asset for goals, as `allocate ASSET GOAL=AMOUNT...`: amounts in the
     /// asset's currency (`0.25`, `25000sat`) or a share of its current balance (`40%`); 0
@@ -141,27 +132,38 @@ extension AppDatabase {
     }
 
     static func target(_ db: Database, assetID: Int64, goalID: Int64, at instant: Instant) throws -> Int64 {
-        try Int64.fetchOne(db, sql: """
+        try latestTarget(db, assetID: assetID, goalID: goalID, at: instant) ?? 0
+    }
+
+    /// The latest history row of (asset, goal) at or before `instant` (ties: the latest
+    /// written), found through the pair's index; nil when the pair has none.
+    static func latestTarget(_ db: Database, assetID: Int64, goalID: Int64, at instant: Instant) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: """
             SELECT amount FROM allocation_history WHERE asset_id = ? AND goal_id = ? AND timestamp <= ?
             ORDER BY timestamp DESC, created_at DESC, id DESC LIMIT 1
-            """, arguments: [assetID, goalID, instant]) ?? 0
+            """), arguments: [assetID, goalID, instant])
     }
 }
 
 extension AppDatabase {
-    /// Raises one target as "add to close month" suggests (history reason `close-goal`),
-    /// refusing it when the asset's targets would then exceed its balance.
-    public func raiseTarget(assetID: Int64, goalID: Int64, to amount: Int64, now: Instant) throws {
+    /// Raises one target by `amount` as "add to close month" suggests (history reason
+    /// `close-goal`), reading the current target in the same transaction, so that a change
+    /// made in between is built upon rather than lost. Refused when the asset's targets would
+    /// then exceed its balance. Returns the new target.
+    @discardableResult
+    public func raiseTarget(assetID: Int64, goalID: Int64, by amount: Int64, now: Instant) throws -> Int64 {
         try write { db in
             let balance = try Self.balances(db)[assetID]?.counted ?? 0
             var targets = Dictionary(uniqueKeysWithValues: try Self.rule1Allocations(db, assetID: assetID).map { ($0.goalID, $0.amount) })
-            targets[goalID] = amount
+            let raised = (targets[goalID] ?? 0) + amount
+            targets[goalID] = raised
             let total = targets.values.reduce(0, +)
             guard total <= balance else {
                 throw Refusal("the asset's targets would total \(total) minor units, above its balance of \(balance); nothing changed")
             }
-            try Self.writeTarget(db, assetID: assetID, goalID: goalID, amount: amount, at: now, now: now, reason: .closeGoal)
+            try Self.writeTarget(db, assetID: assetID, goalID: goalID, amount: raised, at: now, now: now, reason: .closeGoal)
             try Self.bumpChangeCounter(db)
+            return raised
         }
     }
 }

@@ -74,10 +74,10 @@ extension AppDatabase {
 
     static func balances(_ db: Database) throws -> [Int64: AssetBalance] {
         let ark = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT * FROM ark_balances").map {
-            (try $0.decode(String.self, forColumn: "source"), try ArkBalanceRow(row: $0))
+            (try $0.decode(String.self, forColumn: "source"), try SourceArkBalance(row: $0))
         })
         let onchain = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT * FROM onchain_balances").map {
-            (try $0.decode(String.self, forColumn: "source"), try OnchainBalanceRow(row: $0))
+            (try $0.decode(String.self, forColumn: "source"), try SourceOnchainBalance(row: $0))
         })
         let manualSums = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
             SELECT asset_id, SUM(amount) AS total FROM transactions

@@ -70,7 +70,7 @@ extension AppDatabase {
     public func deleteGoal(named name: String) throws -> Goal {
         try write { db in
             let goal = try Self.findGoal(db, named: name)
-            if let executing = try Row.fetchOne(db, sql: "SELECT * FROM execution_records WHERE status = 'executing'").map(Self.record),
+            if let executing = try Self.executing(db),
                executing.goalIDs.contains(goal.id!) {
                 throw Refusal("goal '\(goal.name)' is part of \(executing.month), which is executing; `walletwatch goal cancel \(goal.name)` frees its allocations now, and it can be deleted once the month is completed")
             }

@@ -2,55 +2,6 @@ import Foundation
 import GRDB
 import WalletWatchCore
 
-/// A transaction with what every view shows beside it.
-public struct TransactionListing: Hashable, Sendable {
-    public var transaction: Transaction
-    public var assetName: String
-    public var currency: Currency
-    /// Names of the tags on its txid, alphabetically.
-    public var tags: [String]
-
-    /// The signed amount as money.
-    public var money: Money { Money(minorUnits: transaction.amount, currency: currency) }
-}
-
-/// Which transactions `tx list` shows. Every condition is optional; all given ones must hold.
-public struct TransactionFilter: Sendable {
-    public var asset: String?
-    public var tag: String?
-    /// Dated at or after this instant.
-    public var since: Instant?
-    /// Dated at or before this instant.
-    public var until: Instant?
-    public var status: TransactionStatus?
-    /// At most this many, newest first.
-    public var limit: Int?
-
-    public init(asset: String? = nil, tag: String? = nil, since: Instant? = nil, until: Instant? = nil,
-                status: TransactionStatus? = nil, limit: Int? = nil) {
-        self.asset = asset
-        self.tag = tag
-        self.since = since
-        self.until = until
-        self.status = status
-        self.limit = limit
-    }
-}
-
-/// A change to a manual transaction; nil fields stay as they are.
-public struct ManualTransactionEdit: Sendable {
-    public var amount: String?
-    public var date: Instant?
-    /// `.some(nil)` clears the note.
-    public var note: String??
-
-    public init(amount: String? = nil, date: Instant? = nil, note: String?? = nil) {
-        self.amount = amount
-        self.date = date
-        self.note = note
-    }
-}
-
 extension AppDatabase {
     /// Records a manual transaction after checking the ledger rules (SPEC.md section 4): the
     /// amount is not zero, the date not in the future, and no balance goes negative at any point.

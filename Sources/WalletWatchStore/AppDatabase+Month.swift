@@ -8,6 +8,8 @@ public struct AssetProgressData: Hashable, Sendable {
     public let balanceNow: Int64
     public let movements: [ProgressCalculator.Movement]
     public let changes: [ProgressCalculator.TargetChange]
+    /// Targets just before the start by goal: the history rows dated before it, whenever written.
+    public let baseline: [Int64: Int64]
     public let currentTargets: [Int64: Int64]
 }
 
@@ -21,9 +23,7 @@ extension AppDatabase {
 
     /// The month being executed, if any.
     public func executingRecord() throws -> ExecutionRecord? {
-        try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM execution_records WHERE status = 'executing'").map(Self.record)
-        }
+        try read { db in try Self.executing(db) }
     }
 
     /// The plans and targets frozen when the month started.
@@ -37,11 +37,10 @@ extension AppDatabase {
     }
 
     /// Every closed month with its frozen figures, newest first.
-    public func closedMonths() throws -> [(ExecutionRecord, CompletedExecutionData)] {
+    public func closedMonths() throws -> [(record: ExecutionRecord, figures: CompletedExecutionData)] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM execution_records WHERE status = 'closed' ORDER BY month_label DESC").compactMap { row in
-                let record = try Self.record(row)
-                return try Self.completed(db, recordID: record.id).map { (record, $0) }
+            try Self.records(db).filter { $0.state == .closed }.sorted { $0.month > $1.month }.compactMap { record in
+                try Self.completed(db, recordID: record.id).map { (record: record, figures: $0) }
             }
         }
     }
@@ -85,12 +84,14 @@ extension AppDatabase {
 
     // MARK: - The cycle
 
-    /// Starts tracking `month` at `startedAt`: freezes the plans and the targets at the start
-    /// (from the history, so that later back-dated rows do not move the baseline).
+    /// Starts tracking `month` at `startedAt`: freezes the plans, and records the targets as they
+    /// stood at the start. That record is what the user saw; the calculator reads the targets at
+    /// the start from the history instead (``progressData(start:now:)``), where a row dated before
+    /// the start but written after it (Rule 1 for a backdated deposit) is part of the baseline.
     public func startExecution(month: MonthLabel, startedAt: Instant, canUndoUntil: Instant,
                                snapshot makeSnapshot: @Sendable ([ExecutionSnapshotData.Target]) throws -> ExecutionSnapshotData) throws -> ExecutionRecord {
         try write { db in
-            if let executing = try Row.fetchOne(db, sql: "SELECT * FROM execution_records WHERE status = 'executing'").map(Self.record) {
+            if let executing = try Self.executing(db) {
                 throw Refusal(executing.month == month
                     ? "\(month) is already executing since \(executing.startedAt?.iso8601 ?? "?")"
                     : "\(executing.month) is still executing; complete it (`walletwatch month complete`) before starting \(month)")
@@ -160,7 +161,7 @@ extension AppDatabase {
         try write { db in
             let record = try Self.requireRecord(db, month: month, state: .closed, action: "undo-complete")
             try Self.requireWithinGrace(record, now: now, action: "undo-complete")
-            if let executing = try Row.fetchOne(db, sql: "SELECT * FROM execution_records WHERE status = 'executing'").map(Self.record) {
+            if let executing = try Self.executing(db) {
                 throw Refusal("\(executing.month) is executing; only one month can be executing, so \(month) cannot be reopened")
             }
             try db.execute(sql: "DELETE FROM completed_executions WHERE record_id = ?", arguments: [record.id])
@@ -177,6 +178,16 @@ extension AppDatabase {
     /// `now`, read in one snapshot. Transactions are read per asset through the (asset, date)
     /// index and history rows through the timestamp index, so the cost follows the month, not
     /// the length of the history.
+    ///
+    /// The targets at the start come from the history as it is now, not from the snapshot taken
+    /// at `month start`: what is dated before the start belongs to the baseline, whenever it was
+    /// written. A Rule 1 row (or its adjustment) goes with its transaction: before the start when
+    /// the transaction is dated before it, even when the pair's later rows pushed the row's
+    /// timestamp past the start; walked with the month when the transaction is dated at or after
+    /// the start (a deposit dated exactly S is the month's, and so is the target raise it causes).
+    /// Other rows are baseline when dated at or before the start. So the baseline handed to the
+    /// calculator is the history strictly before S, and every row from S on comes with its
+    /// classification (``ProgressCalculator/TargetChange/countsAtStart``).
     public func progressData(start: Instant, now: Instant) throws -> [AssetProgressData] {
         try read { db in
             let balances = try Self.balances(db)
@@ -185,9 +196,16 @@ extension AppDatabase {
                 ORDER BY date
                 """)
             let changes = try Dictionary(grouping: Row.fetchAll(db, sql: """
-                SELECT asset_id, goal_id, amount, timestamp FROM allocation_history WHERE timestamp > ? AND timestamp <= ?
-                ORDER BY timestamp, created_at, id
+                SELECT h.asset_id, h.goal_id, h.amount, h.timestamp,
+                    CASE WHEN h.reason IN ('rule1', 'rule1-adjust') AND t.date IS NOT NULL THEN t.date < ?1
+                         ELSE h.timestamp <= ?1 END AS counts_at_start
+                FROM allocation_history h
+                LEFT JOIN transactions t ON t.asset_id = h.asset_id AND t.txid = h.txid
+                WHERE h.timestamp >= ?1 AND h.timestamp <= ?2
+                ORDER BY h.timestamp, h.created_at, h.id
                 """, arguments: [start, now]), by: { try! $0.decode(Int64.self, forColumn: "asset_id") })
+            // Instants have millisecond resolution: "at or before S - 1 ms" is "before S".
+            let baseline = Dictionary(grouping: try Self.targets(db, at: start.adding(milliseconds: -1)), by: \.assetID)
             let current = try Dictionary(grouping: AllocationRow.fetchAll(db), by: \.assetID)
             return try Asset.order(Column("id")).fetchAll(db).map { asset in
                 let id = asset.id!
@@ -198,37 +216,62 @@ extension AppDatabase {
                     asset: asset, balanceNow: balances[id]?.counted ?? 0, movements: movements,
                     changes: try (changes[id] ?? []).map {
                         .init(goalID: try $0.decode(forColumn: "goal_id"), amount: try $0.decode(forColumn: "amount"),
-                              timestamp: try $0.decode(forColumn: "timestamp"))
+                              timestamp: try $0.decode(forColumn: "timestamp"), countsAtStart: try $0.decode(forColumn: "counts_at_start"))
                     },
+                    baseline: Dictionary(uniqueKeysWithValues: (baseline[id] ?? []).map { ($0.goalID, $0.amount) }),
                     currentTargets: Dictionary(uniqueKeysWithValues: (current[id] ?? []).map { ($0.goalID, $0.amount) }))
             }
         }
     }
 
-    /// The targets of every (asset, goal) pair with history at or before `instant`.
+    /// The targets of every (asset, goal) pair with history at or before `instant`: for each
+    /// pair, one lookup of its latest row through the (asset, goal, timestamp) index, so that a
+    /// long history costs a scan of the pairs, not a search per row.
     static func targets(_ db: Database, at instant: Instant) throws -> [ExecutionSnapshotData.Target] {
-        try Row.fetchAll(db, sql: """
-            SELECT h.asset_id, h.goal_id, h.amount FROM allocation_history h
-            WHERE h.id = (SELECT l.id FROM allocation_history l WHERE l.asset_id = h.asset_id AND l.goal_id = h.goal_id
-                          AND l.timestamp <= ? ORDER BY l.timestamp DESC, l.created_at DESC, l.id DESC LIMIT 1)
-            ORDER BY h.asset_id, h.goal_id
-            """, arguments: [instant]).map {
-            .init(assetID: try $0.decode(forColumn: "asset_id"), goalID: try $0.decode(forColumn: "goal_id"),
-                  amount: try $0.decode(forColumn: "amount"))
+        try Row.fetchAll(db, sql: "SELECT DISTINCT asset_id, goal_id FROM allocation_history ORDER BY asset_id, goal_id").compactMap { pair in
+            let assetID: Int64 = try pair.decode(forColumn: "asset_id")
+            let goalID: Int64 = try pair.decode(forColumn: "goal_id")
+            return try latestTarget(db, assetID: assetID, goalID: goalID, at: instant).map {
+                .init(assetID: assetID, goalID: goalID, amount: $0)
+            }
         }
     }
 
     // MARK: - Helpers
 
-    static func record(_ db: Database, month: MonthLabel) throws -> ExecutionRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM execution_records WHERE month_label = ?", arguments: [month]).map(record)
+    /// Every month record, each checked. Every month operation reads them all (one row a
+    /// month), so that a record walletwatch cannot place stops the cycle before anything else:
+    /// a label that is no month could be any month, including the one being acted on, and
+    /// "one record per month, one executing" can no longer be told.
+    static func records(_ db: Database) throws -> [ExecutionRecord] {
+        try Row.fetchAll(db, sql: "SELECT * FROM execution_records ORDER BY id").map(record)
     }
 
+    static func record(_ db: Database, month: MonthLabel) throws -> ExecutionRecord? {
+        try records(db).first { $0.month == month }
+    }
+
+    /// The executing record; the database holds at most one (a unique partial index).
+    static func executing(_ db: Database) throws -> ExecutionRecord? {
+        try records(db).first { $0.state == .executing }
+    }
+
+    /// A record as stored, or a one-line error naming the row when its label is no
+    /// `yyyy-MM` month or its status none of walletwatch's (written by something else).
     static func record(_ row: Row) throws -> ExecutionRecord {
+        let id: Int64 = try row.decode(forColumn: "id")
+        let label: DatabaseValue = row["month_label"]
+        guard let month = MonthLabel.fromDatabaseValue(label) else {
+            throw StoreError.corrupt("month record \(id) (table execution_records) is labelled \(String.fromDatabaseValue(label).map { "'\($0)'" } ?? label.description), "
+                + "which is not a yyyy-MM month; walletwatch cannot tell which month it tracks, so the month commands stop until that row is corrected or deleted (or a backup is restored)")
+        }
+        let status: DatabaseValue = row["status"]
+        guard let state = String.fromDatabaseValue(status).flatMap(ExecutionState.init(rawValue:)) else {
+            throw StoreError.corrupt("month record \(id) (\(month)) has the status \(status.description), none of draft, executing, closed")
+        }
         let goalIDs: String = try row.decode(forColumn: "goal_ids")
         return ExecutionRecord(
-            id: try row.decode(forColumn: "id"), month: try row.decode(forColumn: "month_label"),
-            state: ExecutionState(rawValue: try row.decode(forColumn: "status")) ?? .draft,
+            id: id, month: month, state: state,
             startedAt: try row.decode(forColumn: "started_at"), completedAt: try row.decode(forColumn: "completed_at"),
             canUndoUntil: try row.decode(forColumn: "can_undo_until"),
             goalIDs: (try? JSONDecoder().decode([Int64].self, from: Data(goalIDs.utf8))) ?? [])

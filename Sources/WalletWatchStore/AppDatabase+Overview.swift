@@ -1,34 +1,6 @@
 import GRDB
 import WalletWatchCore
 
-/// An asset with its balance and its targets, as `asset list/show` and the views show it.
-public struct AssetOverview: Hashable, Sendable {
-    /// One goal's target on this asset.
-    public struct Allocation: Hashable, Sendable {
-        public let goal: Goal
-        public let amount: Int64
-    }
-
-    public let asset: Asset
-    public let balance: AssetBalance
-    /// Targets of active and finished goals (cancelled goals hold none), alphabetically.
-    public let allocations: [Allocation]
-    public let summary: AllocationSummary
-}
-
-/// A goal with each asset that holds a target for it.
-public struct GoalOverview: Hashable, Sendable {
-    /// One asset's part in the goal, in the asset's currency.
-    public struct Share: Hashable, Sendable {
-        public let asset: Asset
-        public let allocated: Int64
-        public let funded: Int64
-    }
-
-    public let goal: Goal
-    public let shares: [Share]
-}
-
 extension AppDatabase {
     /// Every asset with its balance and targets.
     public func assetOverviews() throws -> [AssetOverview] {

@@ -2,28 +2,6 @@ import Foundation
 import GRDB
 import WalletWatchCore
 
-/// What the portfolio figures, timelines and charts read, taken in one consistent snapshot.
-public struct PortfolioData: Sendable {
-    /// Every asset with its confirmed transactions, by name.
-    public let assets: [PortfolioAsset]
-    /// The rate history between the requested currencies.
-    public let rates: [ExchangeRate]
-    /// Every allocation-history row, in time order (ties: in the order written).
-    public let targetChanges: [GoalTimeline.TargetChange]
-}
-
-/// One allocation-history row with the names a file needs (`export csv --what allocations`).
-public struct AllocationHistoryListing: Hashable, Sendable {
-    public let asset: String
-    public let currency: Currency
-    public let goal: String
-    public let amount: Int64
-    public let timestamp: Instant
-    public let createdAt: Instant
-    public let reason: AllocationReason
-    public let txid: String?
-}
-
 extension AppDatabase {
     /// The assets' confirmed histories, the rate history between `currencies` and the
     /// allocation history.

@@ -1,16 +1,6 @@
 import GRDB
 import WalletWatchCore
 
-/// What `rates import` wrote.
-public struct RateImportResult: Hashable, Sendable {
-    /// Prices added to the history.
-    public let imported: Int
-    /// Of those, how many replaced an earlier import of the same pair and date (`--replace`).
-    public let replaced: Int
-    /// Pairs whose latest rate is now an imported one.
-    public let latestUpdated: [CurrencyPair]
-}
-
 extension AppDatabase {
     /// The provider name imported prices are stored under.
     public static let importProvider = "import"
@@ -23,7 +13,8 @@ extension AppDatabase {
     /// their own instants and never conflict with an import. A pair whose newest rate is now
     /// an imported one gets it as its latest rate too, so conversions can use it.
     public func importRates(_ rates: [ImportedRate], replace: Bool, source: String) throws -> RateImportResult {
-        try write { db in
+        try Self.requirePositive(rates.map { ($0.pair, $0.rate, "\(source) line \($0.line)") })
+        return try write { db in
             let sameDate = "((base = ? AND quote = ?) OR (base = ? AND quote = ?)) AND fetched_at = ? AND provider = ?"
             func arguments(_ rate: ImportedRate) -> StatementArguments {
                 [rate.pair.base, rate.pair.quote, rate.pair.quote, rate.pair.base, rate.instant, Self.importProvider]

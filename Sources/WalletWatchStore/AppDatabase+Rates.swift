@@ -5,8 +5,10 @@ import WalletWatchCore
 extension AppDatabase {
     /// Stores fetched rates as the latest of their pairs and appends them to the history.
     /// Rates do not move the change counter: cached figures follow rates by their own rule
-    /// (dropped when a rate moves by more than 1%).
+    /// (dropped when a rate moves by more than 1%). A rate that is not positive is refused
+    /// and nothing is stored: a price API's "no price" (-1, 0) is never a rate.
     public func saveRates(_ rates: [ExchangeRate]) async throws {
+        try Self.requirePositive(rates.map { ($0.pair, $0.rate, $0.provider) })
         try await write { db in
             for rate in rates {
                 let arguments: StatementArguments = [rate.pair.base, rate.pair.quote, "\(rate.rate)", rate.fetchedAt, rate.provider]
@@ -18,6 +20,14 @@ extension AppDatabase {
                 try db.execute(sql: "INSERT INTO rate_history (base, quote, rate, fetched_at, provider) VALUES (?, ?, ?, ?, ?)",
                                arguments: arguments)
             }
+        }
+    }
+
+    /// Refuses rates that are not positive, naming the first one: every way in (a price API,
+    /// the static config, an imported file) checks its own, and this is the last guard.
+    static func requirePositive(_ rates: [(pair: CurrencyPair, rate: Decimal, source: String)]) throws {
+        if let bad = rates.first(where: { !($0.rate > 0) }) {
+            throw Refusal("the \(bad.pair) rate \(bad.rate) from \(bad.source) is not positive; a rate must be above zero, and nothing was stored")
         }
     }
 

@@ -20,6 +20,26 @@ extension AppDatabase {
                 )
                 """)
         }
+        // barkd renamed ArkInfo's `vtxo_expiry_delta` to `vtxo_lifetime` and will drop the old
+        // name: a daemon may send neither, so the lifetime becomes nullable. SQLite cannot drop
+        // a NOT NULL constraint in place; the table (no index, trigger or foreign key refers to
+        // it) is rebuilt with its rows.
+        migrator.registerMigration("v3-ark-info-lifetime") { db in
+            try db.execute(sql: """
+                CREATE TABLE ark_info_v3 (
+                    source TEXT PRIMARY KEY NOT NULL,
+                    network TEXT NOT NULL,
+                    server_pubkey TEXT NOT NULL,
+                    round_interval TEXT NOT NULL,
+                    vtxo_expiry_delta INTEGER CHECK (vtxo_expiry_delta IS NULL OR vtxo_expiry_delta >= 0),
+                    fetched_at TEXT NOT NULL
+                );
+                INSERT INTO ark_info_v3 (source, network, server_pubkey, round_interval, vtxo_expiry_delta, fetched_at)
+                    SELECT source, network, server_pubkey, round_interval, vtxo_expiry_delta, fetched_at FROM ark_info;
+                DROP TABLE ark_info;
+                ALTER TABLE ark_info_v3 RENAME TO ark_info;
+                """)
+        }
         return migrator
     }
 

@@ -1,22 +1,6 @@
 import GRDB
 import WalletWatchCore
 
-/// The last recorded pass of a source.
-public struct IngestRun: Hashable, Sendable {
-    public let source: String
-    public let startedAt: Instant
-    public let finishedAt: Instant
-    public let ok: Bool
-    public let counts: IngestCounts
-    public let error: String?
-}
-
-/// A VTXO with its source, for expiry warnings.
-public struct StoredVTXO: Hashable, Sendable {
-    public let source: String
-    public let vtxo: VTXO
-}
-
 extension AppDatabase {
     /// Stores freshly fetched balances of a source (the balance cache), creating its assets
     /// when they do not exist yet, in one transaction.
@@ -39,16 +23,16 @@ extension AppDatabase {
     }
 
     /// The stored Ark balance of each source.
-    public func arkBalances() throws -> [String: ArkBalanceRow] {
+    public func arkBalances() throws -> [String: SourceArkBalance] {
         try read { db in
-            Dictionary(uniqueKeysWithValues: try ArkBalanceRow.fetchAll(db).map { ($0.source, $0) })
+            Dictionary(uniqueKeysWithValues: try SourceArkBalance.fetchAll(db).map { ($0.source, $0) })
         }
     }
 
     /// The stored on-chain balance of each source.
-    public func onchainBalances() throws -> [String: OnchainBalanceRow] {
+    public func onchainBalances() throws -> [String: SourceOnchainBalance] {
         try read { db in
-            Dictionary(uniqueKeysWithValues: try OnchainBalanceRow.fetchAll(db).map { ($0.source, $0) })
+            Dictionary(uniqueKeysWithValues: try SourceOnchainBalance.fetchAll(db).map { ($0.source, $0) })
         }
     }
 
@@ -99,14 +83,6 @@ extension AppDatabase {
             return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transactions") ?? 0
         }
     }
-}
-
-/// How often a source's passes succeeded and failed, and when one last succeeded.
-public struct IngestRunTotals: Hashable, Sendable {
-    public let source: String
-    public let succeeded: Int
-    public let failed: Int
-    public let lastSuccess: Instant?
 }
 
 extension AppDatabase {

@@ -2,27 +2,6 @@ import Foundation
 import GRDB
 import WalletWatchCore
 
-/// A tag with how many transactions carry it.
-public struct TagSummary: Hashable, Sendable {
-    public let tag: Tag
-    /// Distinct ingested or manual transactions (txids) carrying the tag.
-    public let transactions: Int
-    /// Labels imported for txids not in the ledger yet: they apply when those arrive.
-    public let waiting: Int
-}
-
-/// What a BIP-329 import did.
-public struct LabelImportResult: Hashable, Sendable {
-    /// Tag assignments written (already present ones are not counted).
-    public var assigned = 0
-    /// Tags created because a label named them.
-    public var createdTags: [String] = []
-    /// Assignments on txids not ingested yet.
-    public var waiting = 0
-    /// Labels naming a deactivated tag, not assigned.
-    public var inactiveSkipped = 0
-}
-
 extension AppDatabase {
     /// Creates a tag.
     public func createTag(name: String, colorHex: String?, emoji: String?, now: Instant) throws -> Tag {

@@ -8,7 +8,7 @@ public final class ChangeMonitor: Sendable {
     private let connection: DatabaseQueue
 
     /// A monitor of the database file at `path`.
-    public init(path: String) throws {
+    init(path: String) throws {
         var configuration = AppDatabase.makeConfiguration()
         configuration.readonly = true
         configuration.label = "walletwatch-change-monitor"
@@ -18,5 +18,13 @@ public final class ChangeMonitor: Sendable {
     /// A number that changes whenever the database changed since the last call.
     public func version() throws -> Int64 {
         try connection.read { db in try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    }
+}
+
+extension AppDatabase {
+    /// A monitor of this database's commits by any process, with its own read-only connection
+    /// (opened here, beside the pool, so that no other module opens the file); nil in memory.
+    public func changeMonitor() throws -> ChangeMonitor? {
+        try path.map { try ChangeMonitor(path: $0) }
     }
 }

@@ -1,25 +1,6 @@
 import GRDB
 import WalletWatchCore
 
-/// What one source's pass changed.
-public struct IngestCounts: Hashable, Sendable {
-    /// Transactions seen for the first time.
-    public var new = 0
-    /// Known transactions whose status, amount, date or fee changed (updated in place).
-    public var updated = 0
-    /// Unconfirmed transactions the source no longer reports, marked failed.
-    public var dropped = 0
-    /// Transactions Rule 1 allocated to a goal.
-    public var autoAllocated = 0
-
-    public init(new: Int = 0, updated: Int = 0, dropped: Int = 0, autoAllocated: Int = 0) {
-        self.new = new
-        self.updated = updated
-        self.dropped = dropped
-        self.autoAllocated = autoAllocated
-    }
-}
-
 /// A transaction that became confirmed in the current pass (the input of Rule 1).
 struct NewlyConfirmed: Sendable {
     let assetID: Int64
@@ -64,12 +45,12 @@ public struct IngestSession {
 
     /// Stores the source's Ark balance as of now.
     public func save(_ balance: ArkBalance) throws {
-        try ArkBalanceRow(source: source, balance: balance, lastUpdated: now).upsert(db)
+        try SourceArkBalance(source: source, balance: balance, lastUpdated: now).upsert(db)
     }
 
     /// Stores the source's on-chain balance as of now.
     public func save(_ balance: OnchainBalance) throws {
-        try OnchainBalanceRow(source: source, balance: balance, lastUpdated: now).upsert(db)
+        try SourceOnchainBalance(source: source, balance: balance, lastUpdated: now).upsert(db)
     }
 
     /// Records that these addresses' histories are stored whole as of this pass.
@@ -90,7 +71,8 @@ public struct IngestSession {
             """, arguments: [source, height, now])
     }
 
-    /// Stores what the wallet says about its Ark server.
+    /// Stores what the wallet says about its Ark server. The VTXO lifetime goes into the
+    /// `vtxo_expiry_delta` column (SPEC.md section 3's "vtxo expiry delta"; null when unknown).
     public func save(_ info: ArkServerInfo) throws {
         try db.execute(sql: """
             INSERT INTO ark_info (source, network, server_pubkey, round_interval, vtxo_expiry_delta, fetched_at)
@@ -98,7 +80,7 @@ public struct IngestSession {
             ON CONFLICT(source) DO UPDATE SET network = excluded.network, server_pubkey = excluded.server_pubkey,
                 round_interval = excluded.round_interval, vtxo_expiry_delta = excluded.vtxo_expiry_delta,
                 fetched_at = excluded.fetched_at
-            """, arguments: [source, info.network, info.serverPubkey, info.roundInterval, info.vtxoExpiryDelta, now])
+            """, arguments: [source, info.network, info.serverPubkey, info.roundInterval, info.vtxoLifetime, now])
     }
 
     /// Makes the stored VTXOs of the source exactly `vtxos`, writing only the differences.

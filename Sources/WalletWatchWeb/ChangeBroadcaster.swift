@@ -46,7 +46,7 @@ final class ChangeBroadcaster: Sendable {
     }
 
     private func startWatching() -> Task<Void, Never> {
-        let changes = engine.changes()
+        let changes = engine.liveView.changes()
         return Task { [weak self] in
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {

@@ -2,7 +2,6 @@ import Prometheus
 import Synchronization
 import WalletWatchCore
 import WalletWatchEngine
-import WalletWatchStore
 
 /// `/metrics` in Prometheus text format: ingest runs and failures per source (from the
 /// database, so passes of `walletwatch ingest` in other processes count too), the last
@@ -17,7 +16,7 @@ final class MetricsExporter: Sendable {
     private let goalGauges = Mutex<[String: Gauge]>([:])
 
     func render(_ engine: Engine) async throws -> String {
-        for totals in try engine.database.ingestRunTotals() {
+        for totals in try engine.activity.ingestRunTotals() {
             let labels = [("source", totals.source)]
             advance(registry.makeCounter(descriptor: Self.name("ingest", "runs", "total", "Ingest passes of a source, successful or not."),
                                          labels: labels),
@@ -32,10 +31,10 @@ final class MetricsExporter: Sendable {
             }
         }
         advance(registry.makeCounter(descriptor: Self.name("http", "retries", "total", "HTTP requests this process retried.")),
-                key: "http-retries", to: Int64(engine.httpRetries))
+                key: "http-retries", to: Int64(engine.activity.httpRetries))
         registry.makeGauge(descriptor: Self.name(nil, "transactions_stored", "", "Transactions in the ledger."))
-            .set(Double(try engine.database.transactionCount()))
-        let status = try await engine.monthStatus(refreshRates: .never)
+            .set(Double(try engine.activity.transactionCount()))
+        let status = try await engine.month.status(refreshRates: .never)
         var gauges: [String: Gauge] = [:]
         for goal in status.goals {
             let figures = goal.figures

@@ -4,14 +4,15 @@ import Logging
 import ServiceLifecycle
 import WalletWatchCore
 import WalletWatchEngine
-import WalletWatchStore
+import WalletWatchPresentation
 
 /// Where and how the web view listens.
 public struct WebConfiguration: Sendable {
     public var host: String
     public var port: Int
-    /// When set, every route but /healthz needs `Authorization: Bearer <token>` (or the cookie
-    /// a visit to `/?token=...` sets, for browsers).
+    /// When set, every route but /healthz needs `Authorization: Bearer <token>` (or, for the
+    /// page, the cookie a visit to `/?token=...` sets). When nil, only requests for a loopback
+    /// name are answered (see ``LoopbackHostCheck``).
     public var token: String?
     /// Called with the bound port once the server listens (port 0 picks a free one).
     public var onRunning: @Sendable (Int) -> Void
@@ -28,11 +29,14 @@ public struct WebConfiguration: Sendable {
 /// server, no external assets), server-sent events on every change, the JSON API, Prometheus
 /// metrics and a health check.
 public func buildApplication(engine: Engine, configuration: WebConfiguration) -> some ApplicationProtocol {
-    let router = Router()
+    let router = Router(context: WebRequestContext.self)
     let changes = ChangeBroadcaster(engine: engine)
     let metrics = MetricsExporter()
+    // First, so that it covers every route, /healthz and unknown paths included.
+    if configuration.token == nil { router.add(middleware: LoopbackHostCheck()) }
     router.get("/healthz") { _, _ in "ok\n" }
-    router.addRoutes(DashboardRoutes(engine: engine, changes: changes, metrics: metrics).routes(token: configuration.token))
+    router.addRoutes(DashboardRoutes(engine: engine, changes: changes, metrics: metrics, charts: PortfolioChartsCache())
+        .routes(token: configuration.token))
     let onRunning = configuration.onRunning
     return Application(
         router: router,
@@ -46,16 +50,23 @@ struct DashboardRoutes: Sendable {
     let engine: Engine
     let changes: ChangeBroadcaster
     let metrics: MetricsExporter
+    let charts: PortfolioChartsCache
 
-    func routes(token: String?) -> RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    func routes(token: String?) -> RouteCollection<WebRequestContext> {
+        let routes = RouteCollection(context: WebRequestContext.self)
         if let token { routes.add(middleware: TokenAuthentication(token: token)) }
         // The daemon's rate loop keeps the rates fresh; a request never waits for a price API.
-        routes.get("/") { _, _ in html(DashboardPage.document(try await engine.dashboard(refreshRates: .never))) }
-        routes.get("/fragment") { _, _ in html(DashboardPage.fragment(try await engine.dashboard(refreshRates: .never))) }
+        routes.get("/") { _, _ in
+            let dashboard = try await engine.liveView.dashboard(refreshRates: .never)
+            return html(DashboardPage.document(dashboard, charts: charts.charts(for: dashboard.portfolio)))
+        }
+        routes.get("/fragment") { _, _ in
+            let dashboard = try await engine.liveView.dashboard(refreshRates: .never)
+            return html(DashboardPage.fragment(dashboard, charts: charts.charts(for: dashboard.portfolio)))
+        }
         routes.get("/events") { _, _ in events() }
-        routes.get("/api/v1/status") { _, _ in json(MonthDocument.status(try await engine.monthStatus(refreshRates: .never))) }
-        routes.get("/api/v1/balances") { _, _ in json(BalanceDocument.json(try engine.storedBalances())) }
+        routes.get("/api/v1/status") { _, _ in json(MonthDocument.status(try await engine.month.status(refreshRates: .never))) }
+        routes.get("/api/v1/balances") { _, _ in json(BalanceDocument.json(try engine.balances.stored())) }
         routes.get("/api/v1/transactions") { request, _ in
             let query = request.uri.queryParameters
             var limit = 100
@@ -74,7 +85,7 @@ struct DashboardRoutes: Sendable {
             }
             let filter = TransactionFilter(asset: query.get("asset"), tag: query.get("tag"), status: status, limit: limit)
             do {
-                return json(.array(try engine.database.transactions(filter).map { TransactionDocument.json($0) }))
+                return json(.array(try engine.ledger.transactions(filter).map { TransactionDocument.json($0) }))
             } catch let refusal as Refusal {
                 // An asset or tag that does not exist: what `tx list` refuses with exit 65.
                 throw HTTPError(.notFound, message: refusal.message + "\n")

@@ -89,6 +89,59 @@ struct ProgressCalculatorTests {
         #expect(result[1]?.fromReallocations == 0)
     }
 
+    // Issue 12's two money cases, with SPEC.md's rules: a wallet dedicated to goal 1 holds 300 at
+    // S (sats stand in for the USD of the issue: one rate, so the figures are the same).
+    @Test("a deposit dated before S but recorded after it is baseline, whichever was recorded first")
+    func backdatedDepositIsBaseline() {
+        // Recorded in date order: the 500's Rule 1 row is dated before S, so the store reads it
+        // into the history at S (baseline 800); the in-month 100 is the month's only deposit.
+        let inOrder = asset(balance: 900, movements: [(100, "2026-11-10T00:00:00Z")],
+                            changes: [(1, 900, "2026-11-10T00:00:00Z")], baseline: [1: 800])
+        #expect(totals(inOrder, [1]) == [1: 100])
+        // The 100 recorded first: the 500's Rule 1 row then had to follow the pair's latest row
+        // (1 ms after it, past S). It still counts at the start.
+        let late = ProgressCalculator.AssetInput(
+            assetID: 1, currency: .btc, balanceNow: 900, movements: [.init(amount: 100, date: .at("2026-11-10T00:00:00Z"))],
+            changes: [.init(goalID: 1, amount: 400, timestamp: .at("2026-11-10T00:00:00Z")),
+                      .init(goalID: 1, amount: 900, timestamp: .at("2026-11-10T00:00:00.001Z"), countsAtStart: true)],
+            baseline: [1: 300], currentTargets: [1: 900])
+        let result = ProgressCalculator.contributions(of: late, trackedGoals: [1])
+        #expect(result[1]?.total == 100)
+        #expect(result[1]?.fundedAtStart == 800 && result[1]?.fundedAtEnd == 900)
+        #expect(result[1]?.fromTransactions == 100 && result[1]?.fromReallocations == 0)
+    }
+
+    @Test("a deposit or withdrawal dated exactly S counts in the month, with its Rule 1 row walked at S")
+    func transactionsAtStart() {
+        // The store hands over the history before S (300) and the Rule 1 row at S, not counted
+        // at the start because its transaction is the month's.
+        let deposit = asset(balance: 800, movements: [(500, "2026-11-01T00:00:00Z")],
+                            changes: [(1, 800, "2026-11-01T00:00:00Z")], baseline: [1: 300])
+        #expect(totals(deposit, [1]) == [1: 500])
+        // The same deposit 1 ms later: the same figure.
+        let later = asset(balance: 800, movements: [(500, "2026-11-01T00:00:00.001Z")],
+                          changes: [(1, 800, "2026-11-01T00:00:00.001Z")], baseline: [1: 300])
+        #expect(totals(later, [1]) == [1: 500])
+        // A withdrawal of 100 at S from 500: the goal's funded amount falls by 100.
+        let withdrawal = asset(balance: 400, movements: [(-100, "2026-11-01T00:00:00Z")],
+                               changes: [(1, 400, "2026-11-01T00:00:00Z")], baseline: [1: 500])
+        #expect(totals(withdrawal, [1]) == [1: -100])
+    }
+
+    @Test("a plain allocate after a late baseline row moves only what the user changed")
+    func allocateAfterLateRow() {
+        // A dedicated wallet: 300 at S, a late Rule 1 row (+500, counting at the start), then
+        // the user lowers goal 1's target by 100 with `allocate`.
+        let input = ProgressCalculator.AssetInput(
+            assetID: 1, currency: .btc, balanceNow: 800, movements: [],
+            changes: [.init(goalID: 1, amount: 800, timestamp: .at("2026-11-02T00:00:00Z"), countsAtStart: true),
+                      .init(goalID: 1, amount: 700, timestamp: .at("2026-11-05T00:00:00Z"))],
+            baseline: [1: 300], currentTargets: [1: 700])
+        let result = ProgressCalculator.contributions(of: input, trackedGoals: [1])
+        #expect(result[1]?.fundedAtStart == 800)
+        #expect(result[1]?.total == -100, "only the user's change of -100, not +400")
+    }
+
     @Test("untracked goals still share the balance but get no contribution")
     func untracked() {
         let input = asset(balance: btc / 2, movements: [(-btc / 2, "2026-11-05T00:00:00Z")], baseline: [1: btc / 2, 2: btc / 2])

@@ -18,11 +18,15 @@ struct BIP329Tests {
             {"type": "tx", "ref": "abc", "label": "\(String(repeating: "x", count: 65))"}
             """
         let result = BIP329.parse(text)
-        #expect(result.labels.map(\.txid) == ["f91d0a8a78462bc59398f2c5d7a84fcff491c26ba54c4833478b202796c8aafd", "ark:ark:7"])
-        #expect(result.labels.map(\.tags) == [["Transaction"], ["salary", "bonus", "rent"]])
-        #expect(result.otherTypes == 1)
+        #expect(result.labels.map(\.txid) == ["f91d0a8a78462bc59398f2c5d7a84fcff491c26ba54c4833478b202796c8aafd", "ark:ark:7", "abc"])
+        // A label longer than a tag name is valid BIP-329: the BIP lets an importer cut it
+        // (with a warning) rather than refuse the file.
+        #expect(result.labels.map(\.tags) == [["Transaction"], ["salary", "bonus", "rent"], [String(repeating: "x", count: 64)]])
+        #expect(result.truncated.map(\.line) == [9] && result.truncated.first?.label.count == 65)
+        #expect(result.otherTypes == 1 && result.skippedTypes == ["addr": 1])
+        #expect(result.txRecords == 5)
         #expect(result.unlabelled == 1)
-        #expect(result.invalid.map(\.line) == [5, 6, 9])
+        #expect(result.invalid.map(\.line) == [5, 6])
         #expect(result.invalid[0].reason.contains("malformed"))
         #expect(result.invalid[1].reason.contains("'ref'"))
     }
@@ -61,5 +65,18 @@ struct BIP329Tests {
         #expect(throws: UsageError.self) { try TagRules.color("#１２３４５６") }  // full-width digits
         #expect(throws: UsageError.self) { try TagRules.name("a,b") }
         #expect(try TagRules.name("  padded  ") == "padded")
+    }
+
+    @Test("types BIP-329 does not define are skipped and counted by their name, as the BIP asks")
+    func undefinedTypes() {
+        let text = """
+            {"type": "spscan", "ref": "spscan1q", "label": "scan key"}
+            {"type": "future-type", "ref": "x", "label": "y"}
+            {"type": "future-type", "ref": "z"}
+            {"type": "tx", "ref": "abc"}
+            """
+        let result = BIP329.parse(text)
+        #expect(result.skippedTypes == ["spscan": 1, "future-type": 2])
+        #expect(result.labels.isEmpty && result.txRecords == 1 && result.unlabelled == 1 && result.invalid.isEmpty)
     }
 }

@@ -107,7 +107,16 @@ struct ConfigTests {
         ("[[sources]]\nname = \"a:b\"\nkind = \"barkd\"\nurl = \"http://x\"", "sources[1].name", "letters, digits"),
         ("[[sources]]\nname = \"a\"\nkind = \"barkd\"\nurl = \"http://x\"\ntoken_file = \"t\"\ntoken_env = \"T\"", "sources[1].token_file", "use one of them"),
         ("[[sources]]\nname = \"a\"\nkind = \"esplora\"\nurl = \"http://x\"", "sources[1].addresses", "list the addresses"),
-        ("[[sources]]\nname = \"a\"\nkind = \"esplora\"\nurl = \"http://x\"\naddresses = [\"not an address!\"]", "sources[1].addresses", "not a bitcoin address"),
+        ("[[sources]]\nname = \"a\"\nkind = \"esplora\"\nurl = \"http://x\"\naddresses = [\"not an address!\"]", "sources[1].addresses", "not an address!"),
+        // One letter of a real address (BIP173's P2WPKH example) mistyped: the checksum finds it.
+        ("[[sources]]\nname = \"a\"\nkind = \"esplora\"\nurl = \"http://x\"\naddresses = [\"bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5\"]",
+         "sources[1].addresses", "'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5' does not decode: checksum does not match (first bad character at position 42)"),
+        ("[[sources]]\nname = \"a\"\nkind = \"esplora\"\nurl = \"http://x\"\naddresses = [\"bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4\", \"1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN3\"]",
+         "sources[1].addresses", "'1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN3' does not decode"),
+        ("[[sources]]\nname = \"a\"\nkind = \"esplora\"\nurl = \"http://x\"\naddresses = [\"tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx\"]",
+         "sources[1].addresses", "is an address for testnet or signet, not bitcoin"),
+        ("[[sources]]\nname = \"a\"\nkind = \"esplora\"\nurl = \"http://x\"\nnetwork = \"mainnet\"\naddresses = [\"bc1pfeessrawgf\"]",
+         "sources[1].network", "\"bitcoin\", \"testnet\", \"signet\", \"regtest\""),
         ("[[sources]]\nname = \"a\"\nkind = \"barkd\"\nurl = \"http://x\"\ninterval = 5", "sources[1].interval", "not a known key"),
         ("[[sources]]\nname = \"a\"\nkind = \"barkd\"\nurl = \"http://x\"\n[[sources]]\nname = \"a\"\nkind = \"barkd\"\nurl = \"http://y\"", "sources[2].name", "used twice"),
         ("[rates]\nprovider = \"kraken\"", "rates.provider", "coingecko, mempool or static"),
@@ -125,6 +134,38 @@ struct ConfigTests {
         } throws: { error in
             let message = (error as? ConfigError)?.description ?? ""
             return message.contains("/etc/ww/walletwatch.toml") && message.contains(key) && message.contains(accepted)
+        }
+    }
+
+    @Test("addresses are checked by their encoding: P2A's 14 letters pass, a network is chosen, bech32 is lowercased")
+    func addressEncodings() throws {
+        let config = try ConfigLoader.parse("""
+            [[sources]]
+            name = "main"
+            kind = "esplora"
+            url = "http://x"
+            addresses = ["bc1pfeessrawgf", "BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4", "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2"]
+            [[sources]]
+            name = "test"
+            kind = "esplora"
+            url = "http://y"
+            network = "testnet"
+            addresses = ["tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx", "2MzQwSSnBHWHqSAqtTVQ6v47XtaisrJa1Vc"]
+            """, file: "/etc/ww/walletwatch.toml")
+        #expect(config.sources[0].network == .bitcoin)
+        #expect(config.sources[0].addresses == ["bc1pfeessrawgf", "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4", "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2"])
+        #expect(config.sources[1].network == .testnet && config.sources[1].addresses.count == 2)
+    }
+
+    @Test("a private key where an address belongs is refused without being repeated")
+    func privateKeyAsAddress() {
+        // BIP32 test vector 1's master private key.
+        let xprv = "xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LZ7EqzhpDrCZmZV7PmxqtkhBXgNvzBn1C3"
+        #expect {
+            try ConfigLoader.parse("[[sources]]\nname = \"a\"\nkind = \"esplora\"\nurl = \"http://x\"\naddresses = [\"\(xprv)\"]", file: "/w.toml")
+        } throws: { error in
+            let message = (error as? ConfigError)?.description ?? ""
+            return message.contains("private key") && !message.contains(xprv) && !message.contains(String(xprv.dropFirst(4).prefix(12)))
         }
     }
 

@@ -86,7 +86,7 @@ struct FaultMatrixTests {
         let source = try #require(Self.ingestEndpoints.first { $0.path == path }).source
         let other = source == "ark" ? "cold" : "ark"
         let world = try await SimulatedWorld()
-        _ = try await world.engine().ingest()
+        _ = try await world.engine().ingestor.ingest()
         var changes = 0
         // Something new at the source, so that a pass that wrongly succeeded would change the store.
         func changeTheSource() async throws {
@@ -111,7 +111,7 @@ struct FaultMatrixTests {
             try await world.simulator.addFault(mode.fault, at: path)
             let engine = world.engine(now: "2026-11-21T12:30:00Z", timeoutSeconds: mode.timeoutSeconds, maxResponseBytes: Self.maxResponseBytes)
             // --full, so that the Esplora pass asks for the tip too.
-            let reports = try await engine.ingest(sources: [source, other], full: true)
+            let reports = try await engine.ingestor.ingest(sources: [source, other], full: true)
             #expect(reports[1].ok, "\(mode.name) at \(path): the other source must still ingest, got \(reports[1].error ?? "")")
             if Self.unread.contains("\(path) \(mode.name)") {
                 #expect(reports[0].ok && reports[0].counts.new == 1, "\(mode.name) at \(path): \(reports[0].error ?? "\(reports[0].counts)")")
@@ -168,16 +168,29 @@ struct FaultMatrixTests {
             var config = base.config
             config.rates = RatesConfig(provider: provider, url: provider == .coingecko ? world.simulator.coingeckoURL : world.simulator.mempoolURL,
                                        currencies: [.usd, .eur], maxAgeSeconds: 300)
-            return Engine(database: base.database, config: config, clock: base.clock, http: base.http, logger: base.logger)
+            return Engine(storage: base.storage, config: config, clock: base.clock, http: base.http, logger: base.logger)
         }
-        _ = try await engine("2026-11-21T12:00:00Z").refreshRates()
+        _ = try await engine("2026-11-21T12:00:00Z").rates.refresh()
         let stored = try world.database.latestRates()
         await world.simulator.setPrices(PriceTable(["USD": 70000, "EUR": 64000]))
         for mode in Self.modes {
             await world.simulator.clearFaults()
             try await world.simulator.addFault(mode.fault, at: path)
+            if mode.fault == .negativeAmount {
+                // A price API's value that is no price (mempool's -1 for a currency it cannot
+                // price, or any negative) leaves that currency out; the rest of the answer is
+                // kept. The first price (USD) is the one negated.
+                let refreshed = try await engine("2026-11-21T12:30:00Z").rates.refresh()
+                #expect(refreshed.unpriced.map(\.currency) == [.usd] && refreshed.unpriced.first?.answered == "-70000", "\(refreshed.unpriced)")
+                #expect(refreshed.rates.map(\.pair.quote) == [.eur] && refreshed.rates.first?.rate == 64000)
+                let latest = try world.database.latestRates()
+                #expect(latest.first { $0.pair.quote == .usd } == stored.first { $0.pair.quote == .usd }, "the earlier USD rate stays")
+                #expect(latest.first { $0.pair.quote == .eur }?.rate == 64000)
+                try await world.database.saveRates(stored)
+                continue
+            }
             do {
-                let rates = try await engine("2026-11-21T12:30:00Z", timeoutSeconds: mode.timeoutSeconds).refreshRates()
+                let rates = try await engine("2026-11-21T12:30:00Z", timeoutSeconds: mode.timeoutSeconds).rates.refresh()
                 Issue.record("\(mode.name) at \(path) was accepted: \(rates)")
             } catch {
                 let reason = "\(error)"

@@ -11,7 +11,7 @@ struct IngestTests {
     @Test("every movement and on-chain transaction is stored once, with SPEC.md's types, statuses and directions")
     func demoIngest() async throws {
         let world = try await SimulatedWorld()
-        let reports = try await world.engine().ingest()
+        let reports = try await world.engine().ingestor.ingest()
         #expect(reports.map(\.ok) == [true, true], "\(reports.map(\.error))")
         let ark = try world.database.transactions(TransactionFilter(asset: "Ark wallet"))
         #expect(ark.count == 12)
@@ -35,17 +35,17 @@ struct IngestTests {
         #expect(try world.database.chainTips()["ark"] == 870_000)
 
         // A second pass changes nothing and writes no transaction.
-        let again = try await world.engine(now: "2026-11-21T12:01:00Z").ingest()
+        let again = try await world.engine(now: "2026-11-21T12:01:00Z").ingestor.ingest()
         #expect(again.map(\.counts) == [IngestCounts(), IngestCounts()])
     }
 
     @Test("a status change is updated in place; a vanished pending transaction is marked failed")
     func updatesInPlace() async throws {
         let world = try await SimulatedWorld()
-        _ = try await world.engine().ingest()
+        _ = try await world.engine().ingestor.ingest()
         let firstSeen = try world.database.transactions(txid: "ark:ark:12")[0].transaction.firstSeenAt
         _ = try await world.simulator.updateMovement(id: 12, in: "ark", MovementUpdate(status: .successful, completedAt: SimTime(milliseconds: Instant.at("2026-11-21T11:00:00Z").millisecondsSinceEpoch)))
-        let reports = try await world.engine(now: "2026-11-21T12:05:00Z").ingest(sources: ["ark"])
+        let reports = try await world.engine(now: "2026-11-21T12:05:00Z").ingestor.ingest(sources: ["ark"])
         #expect(reports[0].counts.updated == 1 && reports[0].counts.new == 0)
         let row = try world.database.transactions(txid: "ark:ark:12")[0].transaction
         #expect(row.status == .confirmed)
@@ -54,7 +54,7 @@ struct IngestTests {
 
         let pending = try #require(try world.database.transactions(TransactionFilter(asset: "Cold storage", status: .pending)).first)
         try await world.simulator.evictEsploraTransaction(pending.transaction.txid)
-        let cold = try await world.engine(now: "2026-11-21T12:06:00Z").ingest(sources: ["cold"])
+        let cold = try await world.engine(now: "2026-11-21T12:06:00Z").ingestor.ingest(sources: ["cold"])
         #expect(cold[0].counts.dropped == 1)
         #expect(try world.database.transactions(txid: pending.transaction.txid)[0].transaction.status == .failed)
     }
@@ -62,19 +62,19 @@ struct IngestTests {
     @Test("Esplora incremental sync of one new transaction costs at most two requests per address")
     func incremental() async throws {
         let world = try await SimulatedWorld()
-        _ = try await world.engine().ingest(sources: ["cold"])
+        _ = try await world.engine().ingestor.ingest(sources: ["cold"])
         let address = SimulatedWorld.esploraAddresses[0]
         try await world.simulator.addEsploraTransaction(EsploraTxSpec(
             txid: String(repeating: "ab", count: 32), inputs: [], outputs: [EsploraTxIO(address: address, value: 7777)], fee: 150,
             blockHeight: 870_001, blockTime: 1_795_260_000))
         await world.simulator.resetRequests()
-        let report = try await world.engine(now: "2026-11-21T12:10:00Z").ingest(sources: ["cold"])[0]
+        let report = try await world.engine(now: "2026-11-21T12:10:00Z").ingestor.ingest(sources: ["cold"])[0]
         #expect(report.counts.new == 1 && report.counts.updated == 0)
         let requests = await world.simulator.requests(matching: "/esplora")
         #expect(requests.count <= 2 * SimulatedWorld.esploraAddresses.count, "\(requests.map(\.path))")
         #expect(report.requests == requests.count)
         // --full pages through everything again and finds nothing new.
-        let full = try await world.engine(now: "2026-11-21T12:11:00Z").ingest(sources: ["cold"], full: true)[0]
+        let full = try await world.engine(now: "2026-11-21T12:11:00Z").ingestor.ingest(sources: ["cold"], full: true)[0]
         #expect(full.counts == IngestCounts())
     }
 
@@ -98,9 +98,9 @@ struct IngestTests {
         func cold(_ addresses: [String]) -> [SourceConfig] {
             [SourceConfig(name: "cold", kind: .esplora, url: world.simulator.esploraURL, asset: "Cold storage", addresses: addresses, intervalSeconds: 600)]
         }
-        let first = try await world.engine(sources: cold([watched])).ingest(sources: ["cold"])[0]
+        let first = try await world.engine(sources: cold([watched])).ingestor.ingest(sources: ["cold"])[0]
         #expect(first.ok, "\(first.error ?? "")")
-        let second = try await world.engine(now: "2026-11-21T12:10:00Z", sources: cold([watched, added])).ingest(sources: ["cold"])[0]
+        let second = try await world.engine(now: "2026-11-21T12:10:00Z", sources: cold([watched, added])).ingestor.ingest(sources: ["cold"])[0]
         #expect(second.ok, "\(second.error ?? "")")
         #expect(second.counts.new == 30, "every transaction of the added address: \(second.counts)")
         let stored = Set(try world.database.transactions(TransactionFilter(asset: "Cold storage")).map(\.transaction.txid))
@@ -110,7 +110,7 @@ struct IngestTests {
             txid: String(repeating: "ef", count: 32), inputs: [], outputs: [EsploraTxIO(address: added, value: 7000)], fee: 150,
             blockHeight: 870_001, blockTime: 1_795_260_000))
         await world.simulator.resetRequests()
-        let third = try await world.engine(now: "2026-11-21T12:20:00Z", sources: cold([watched, added])).ingest(sources: ["cold"])[0]
+        let third = try await world.engine(now: "2026-11-21T12:20:00Z", sources: cold([watched, added])).ingestor.ingest(sources: ["cold"])[0]
         #expect(third.counts.new == 1)
         #expect(await world.simulator.requests(matching: "/esplora").count <= 4)
     }
@@ -120,7 +120,7 @@ struct IngestTests {
         let world = try await SimulatedWorld()
         try await world.simulator.addFault(.status(429, retryAfter: 1), at: "/barkd/ark/api/v1/history", times: 1)
         let started = ContinuousClock.now
-        let reports = try await world.engine().ingest(sources: ["ark"])
+        let reports = try await world.engine().ingestor.ingest(sources: ["ark"])
         #expect(reports[0].ok, "\(reports[0].error ?? "")")
         #expect(ContinuousClock.now - started >= .milliseconds(950), "Retry-After was honoured")
         #expect(try world.database.transactions(TransactionFilter(asset: "Ark wallet")).count == 12)
@@ -131,7 +131,7 @@ struct IngestTests {
         let world = try await SimulatedWorld()
         try await world.simulator.addFault(.slow(seconds: 30), at: "/barkd/ark/api/v1/wallet/balance")
         let started = ContinuousClock.now
-        let reports = try await world.engine(timeoutSeconds: 1, retries: 0).ingest(sources: ["ark"])
+        let reports = try await world.engine(timeoutSeconds: 1, retries: 0).ingestor.ingest(sources: ["ark"])
         let elapsed = ContinuousClock.now - started
         #expect(!reports[0].ok)
         #expect(reports[0].error?.contains("timed out") == true, "\(reports[0].error ?? "")")
@@ -143,10 +143,10 @@ struct IngestTests {
     func missingToken() async throws {
         let world = try await SimulatedWorld()
         try FileManager.default.removeItem(atPath: world.folder.file("barkd.token"))
-        let report = try await world.engine().ingest(sources: ["ark"])[0]
+        let report = try await world.engine().ingestor.ingest(sources: ["ark"])[0]
         #expect(report.error?.contains("token_file \(world.folder.file("barkd.token"))") == true, "\(report.error ?? "")")
         #expect(try world.database.transactionCount() == 0)
-        let unknown = try? await world.engine().ingest(sources: ["nope"])
+        let unknown = try? await world.engine().ingestor.ingest(sources: ["nope"])
         #expect(unknown == nil)
     }
 }

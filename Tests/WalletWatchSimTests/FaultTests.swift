@@ -152,6 +152,25 @@ import Testing
         }
     }
 
+    @Test func recordedAnswersByteForByte() async throws {
+        // mempool's -1 for a currency it has no price for, with the spacing a recording keeps.
+        let body = "{\n  \"time\": 1703252411,\n  \"USD\": 43753,\n  \"EUR\": -1\n}\n"
+        try await withFault(.recorded(body: body), at: "/mempool/*") { sim in
+            let response = try await HTTPProbe.get(sim.mempoolURL + "/v1/prices")
+            #expect(response.status == 200 && response.headers["content-type"] == "application/json")
+            #expect(response.text == body)
+            #expect(await sim.requests().map(\.fault) == ["recorded"])
+        }
+        try await Fixture.withSimulator(Scenario(wallets: [Fixture.arkWallet(token: nil)])) { sim in
+            let json = #"{"path":"/coingecko/*","kind":"recorded","body":"{\"bitcoin\":{\"usd\":67187.33,\"eur\":null}}"}"#
+            let added = try await HTTPProbe.control("POST", sim.controlURL + "/faults", json: json)
+            #expect(added.status == 201)
+            #expect(try await HTTPProbe.get(sim.coingeckoURL + "/simple/price?ids=bitcoin&vs_currencies=usd,eur").text == #"{"bitcoin":{"usd":67187.33,"eur":null}}"#)
+            #expect(try await HTTPProbe.control("POST", sim.controlURL + "/faults", json: #"{"path":"/x","kind":"recorded"}"#).status == 400,
+                    "a recorded answer needs its body")
+        }
+    }
+
     @Test func faultsCountDownMatchPrefixesAndAreLogged() async throws {
         try await withFault(.status(503), at: "/esplora/*", times: 2) { sim in
             let url = sim.esploraURL + "/blocks/tip/height"

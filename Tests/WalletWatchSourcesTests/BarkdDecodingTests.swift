@@ -39,13 +39,25 @@ struct BarkdDecodingTests {
     }
 
     @Test("each required field is required", arguments: [
-        "id", "status", "subsystem", "intended_balance_sat", "effective_balance_sat", "offchain_fee_sat",
-        "sent_to", "received_on", "input_vtxos", "output_vtxos", "exited_vtxos", "time",
+        "id", "status", "subsystem", "intended_balance_sat", "effective_balance_sat", "offchain_fee_sat", "time",
     ])
     func required(field: String) throws {
         let pattern = try Regex("\"\(field)\": ")
         let renamed = movementJSON.replacing(pattern, with: "\"renamed_\(field)\": ", maxReplacements: 1)
         #expect(failure(renamed)?.contains("required field '\(field)' is missing") == true)
+    }
+
+    /// bark's docs/movements.md leaves empty lists out of its example movements; absent means empty.
+    @Test("the five lists may be absent, meaning empty; present, they are read strictly", arguments: [
+        "sent_to", "received_on", "input_vtxos", "output_vtxos", "exited_vtxos",
+    ])
+    func optionalLists(field: String) throws {
+        let pattern = try Regex("\"\(field)\": ")
+        let renamed = movementJSON.replacing(pattern, with: "\"renamed_\(field)\": ", maxReplacements: 1)
+        let movement = try decode(renamed)
+        #expect(movement.receivedOn == (field == "received_on" ? [] : ["lnbc1..."]))
+        let mistyped = movementJSON.replacing(pattern, with: "\"\(field)\": 5, \"renamed_\(field)\": ", maxReplacements: 1)
+        #expect(failure(mistyped) == "field \(field): expected an array, found a number")
     }
 
     @Test("wrong types, negative unsigned amounts and unknown statuses name the field")
@@ -81,7 +93,7 @@ struct BarkdDecodingTests {
         let busy = #"{"chain_stats": {"funded_txo_sum": 3000000000000000, "spent_txo_sum": 2999999999999000, "tx_count": 9}, "mempool_stats": {"funded_txo_sum": 0, "spent_txo_sum": 0, "tx_count": 0}}"#
         #expect(try JSONReader.read(Array(busy.utf8), EsploraDecoding.summary).chain.delta == 1000)
         let outputs = (0..<2).map { _ in #"{"scriptpubkey_address": "bc1q", "value": 2000000000000000}"# }.joined(separator: ",")
-        let transaction = #"{"txid": "ab", "vin": [], "vout": [\#(outputs)], "fee": 0, "status": {"confirmed": false}}"#
+        let transaction = #"{"txid": "\#(String(repeating: "ab", count: 32))", "vin": [], "vout": [\#(outputs)], "fee": 0, "status": {"confirmed": false}}"#
         do { _ = try JSONReader.read(Array(transaction.utf8), EsploraDecoding.transaction); Issue.record("accepted") } catch {
             #expect("\(error)" == "the values of vout add up to more than the 21 million BTC that can exist", "\(error)")
         }
@@ -89,7 +101,7 @@ struct BarkdDecodingTests {
 
     @Test("a wallet VTXO needs every documented field and a known state")
     func vtxo() throws {
-        let documented = #"{"id": "ab:0", "amount_sat": 5000, "policy_type": "pubkey", "user_pubkey": "02aa", "server_pubkey": "03bb", "expiry_height": 870100, "exit_delta": 144, "exit_depth": 2, "chain_anchor": "cd:1", "state": {"type": "locked", "movement_id": 3}}"#
+        let documented = #"{"id": "\#(String(repeating: "ab", count: 32)):0", "amount_sat": 5000, "policy_type": "pubkey", "user_pubkey": "02aa", "server_pubkey": "03bb", "expiry_height": 870100, "exit_delta": 144, "exit_depth": 2, "chain_anchor": "cd:1", "state": {"type": "locked", "movement_id": 3}}"#
         func read(_ text: String) throws -> VTXO { try JSONReader.read(Array(text.utf8), BarkdDecoding.vtxo) }
         func failure(_ text: String) -> String? { do { _ = try read(text); return nil } catch { return "\(error)" } }
         let vtxo = try read(documented)
@@ -100,14 +112,26 @@ struct BarkdDecodingTests {
         #expect(failure(documented.replacingOccurrences(of: "\"user_pubkey\"", with: "\"user_key\""))?.contains("'user_pubkey' is missing") == true)
     }
 
-    @Test("ark-info needs every documented field, also those walletwatch does not keep")
+    @Test("ark-info needs every field all versions send, also those walletwatch does not keep")
     func arkInfo() throws {
         let documented = #"{"network": "bitcoin", "server_pubkey": "02aa", "mailbox_pubkey": "03bb", "round_interval": "30s", "nb_round_nonces": 8, "vtxo_exit_delta": 144, "htlc_send_expiry_delta": 10, "htlc_expiry_delta": 6, "max_vtxo_amount": null, "required_board_confirmations": 1, "max_user_invoice_cltv_delta": 200, "min_board_amount_sat": 1000, "offboard_feerate_sat_per_kvb": 2000, "ln_receive_anti_dos_required": false, "fees": {}, "max_vtxo_exit_depth": 12, "max_offboard_inputs": 20, "vtxo_expiry_delta": 4320}"#
         func read(_ text: String) throws -> ArkServerInfo { try JSONReader.read(Array(text.utf8), BarkdDecoding.arkInfo) }
-        #expect(try read(documented).vtxoExpiryDelta == 4320)
-        do { _ = try read(documented.replacingOccurrences(of: "\"fees\"", with: "\"fee_schedule\"")); Issue.record("accepted") } catch {
-            #expect("\(error)".contains("'fees' is missing"), "\(error)")
-        }
+        func failure(_ text: String) -> String? { do { _ = try read(text); return nil } catch { return "\(error)" } }
+        #expect(try read(documented).vtxoLifetime == 4320)
+        #expect(failure(documented.replacingOccurrences(of: "\"fees\"", with: "\"fee_schedule\""))?.contains("'fees' is missing") == true)
+        // bark master renames vtxo_expiry_delta to vtxo_lifetime and will drop the old name.
+        let renamed = documented.replacingOccurrences(of: "\"vtxo_expiry_delta\": 4320", with: "\"vtxo_lifetime\": 4321, \"tos_link\": null")
+        #expect(try read(renamed).vtxoLifetime == 4321)
+        let both = documented.replacingOccurrences(of: "\"vtxo_expiry_delta\": 4320", with: "\"vtxo_lifetime\": 4320, \"vtxo_expiry_delta\": 4320")
+        #expect(try read(both).vtxoLifetime == 4320)
+        #expect(try read(documented.replacingOccurrences(of: "\"vtxo_expiry_delta\": 4320", with: "\"tos_link\": \"https://ark.example/tos\"")).vtxoLifetime == nil)
+        #expect(try read(documented.replacingOccurrences(of: "4320", with: "null")).vtxoLifetime == nil)
+        #expect(failure(documented.replacingOccurrences(of: "\"vtxo_expiry_delta\": 4320", with: "\"vtxo_lifetime\": 4320, \"vtxo_expiry_delta\": 144"))
+            == "vtxo_lifetime (4320) and its deprecated name vtxo_expiry_delta (144) differ")
+        #expect(failure(documented.replacingOccurrences(of: "4320", with: "-1")) == "field vtxo_expiry_delta: must not be negative, got -1")
+        #expect(failure(documented.replacingOccurrences(of: "\"vtxo_expiry_delta\": 4320", with: "\"vtxo_lifetime\": 70000"))
+            == "field vtxo_lifetime: 70000 is larger than a 16-bit block count")
+        #expect(failure(documented.replacingOccurrences(of: "4320", with: "\"4320\"")) == "field vtxo_expiry_delta: expected an integer, found a string")
     }
 
     @Test("subsystems map to transaction types; an unknown one is ark and reported, never a failure", arguments: [
@@ -161,7 +185,7 @@ struct BarkdDecodingTests {
 
     @Test("on-chain wallet transactions: confirmed with a block, dated from their depth")
     func walletTransactions() throws {
-        let json = #"{"txid": "aa", "tx": "0200", "balance_change_sat": -700, "is_cpfp": false, "onchain_fee_sat": 150, "confirmation": {"height": 869990, "hash": "00ff"}}"#
+        let json = #"{"txid": "\#(String(repeating: "aa", count: 32))", "tx": "0200", "balance_change_sat": -700, "is_cpfp": false, "onchain_fee_sat": 150, "confirmation": {"height": 869990, "hash": "00ff"}}"#
         let wallet = try JSONReader.read(Array(json.utf8), BarkdDecoding.walletTransaction)
         let now = Instant.at("2026-11-21T12:00:00Z")
         let observed = MovementMapping.transaction(wallet, tipHeight: 870000, now: now)

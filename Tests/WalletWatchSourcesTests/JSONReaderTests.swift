@@ -61,6 +61,26 @@ struct JSONReaderTests {
         #expect(failure(ok) { try $0.skipValue() } == nil)
     }
 
+    /// A hostile source's text in an error must not break the line or reach the terminal as
+    /// an escape sequence (`ESC ] 0 ; title BEL` sets a terminal's title).
+    @Test("a source's text in an error is quoted, cut, and its invisible characters spelled out")
+    func shownText() throws {
+        #expect(JSONReader.shown("done") == "'done'")
+        #expect(JSONReader.shown("\u{1B}]0;PWNED\u{07}") == "'\\u{1b}]0;PWNED\\u{7}'")
+        #expect(JSONReader.shown("a\nb\u{2028}c\u{202E}d") == "'a\\u{a}b\\u{2028}c\\u{202e}d'")
+        #expect(JSONReader.shown(String(repeating: "x", count: 41)) == "'" + String(repeating: "x", count: 40) + "…'")
+        let status = try #require(failure(#"{"status": "\u001b]0;PWNED\u0007"}"#) { reader in
+            _ = try BarkdDecoding.movement(&reader)
+        })
+        #expect(status == #"field status: '\u{1b}]0;PWNED\u{7}' is not a movement status (pending, successful, failed, canceled)"#)
+        // A hostile key appears in the path of an error inside it.
+        let key = try #require(failure(#"{"time": {"created_at": 5}, "\u001b[2J": {"x": [}}"#) { reader in
+            try reader.readObject { reader, _ in try reader.skipValue() }
+        })
+        #expect(!key.unicodeScalars.contains { $0.properties.generalCategory == .control }, "\(key)")
+        #expect(key.hasPrefix(#"field \u{1b}[2J.x"#), "\(key)")
+    }
+
     @Test("anything after the document, or a broken document, is refused")
     func syntax() {
         #expect(failure("{} x") { try $0.skipValue() }?.contains("after the end") == true)

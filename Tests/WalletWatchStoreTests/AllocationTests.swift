@@ -26,6 +26,23 @@ struct AllocationTests {
         Dictionary(uniqueKeysWithValues: try database.assetOverview(named: asset).allocations.map { ($0.goal.name, $0.amount) })
     }
 
+    @Test("close-goal's raise adds to the target as it is when written, so a change made after reading it is kept")
+    func raiseTargetBy() throws {
+        let database = try makeDatabase()
+        _ = try database.addManualTransaction(assetName: "Cash", amount: "1000", date: .at("2026-11-01T00:00:00Z"), note: nil, now: now)
+        _ = try database.allocate(assetName: "Cash", assignments: [("House", "100")], now: now)
+        let assetID = try database.asset(named: "Cash").id!
+        let houseID = try database.goal(named: "House").id!
+        // A suggestion read the target as 100; before it is applied, another command sets 200.
+        _ = try database.allocate(assetName: "Cash", assignments: [("House", "200")], now: now.adding(seconds: 1))
+        #expect(try database.raiseTarget(assetID: assetID, goalID: houseID, by: 5_000, now: now.adding(seconds: 2)) == 25_000)
+        #expect(try targets(database) == ["House": 25_000], "200 + 50, not the 100 + 50 the suggestion saw")
+        #expect(try database.allocationHistory(assetName: "Cash").last?.reason == .closeGoal)
+        // Beyond the balance: refused, nothing written.
+        #expect(throws: Refusal.self) { try database.raiseTarget(assetID: assetID, goalID: houseID, by: 90_000, now: now.adding(seconds: 3)) }
+        #expect(try targets(database) == ["House": 25_000])
+    }
+
     @Test("allocate: amounts, percentages of the balance, GOAL=0 removes; history only for changes")
     func allocate() throws {
         let database = try makeDatabase()

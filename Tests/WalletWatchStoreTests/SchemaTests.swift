@@ -92,6 +92,55 @@ struct SchemaTests {
         }
     }
 
+    /// The `ark_info` rows, one line each (a synchronous read: the test around it is async).
+    static func arkInfoRows(_ database: AppDatabase) throws -> [String] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM ark_info ORDER BY source").map { row in
+                row.columnNames.map { "\($0)=\(row[$0] ?? "null")" }.joined(separator: " ")
+            }
+        }
+    }
+
+    /// Runs `sql` on a connection not yet wrapped in an AppDatabase.
+    static func execute(_ queue: DatabaseQueue, _ sql: String) throws {
+        try queue.write { db in try db.execute(sql: sql) }
+    }
+
+    /// Runs `sql` in a write transaction; false when the database refused it.
+    static func accepts(_ database: AppDatabase, _ sql: String) -> Bool {
+        (try? database.writer.write { db in try db.execute(sql: sql) }) != nil
+    }
+
+    /// barkd master renamed `vtxo_expiry_delta` to `vtxo_lifetime` and will drop the old name;
+    /// a daemon sending neither has an unknown lifetime, which the column must hold.
+    @Test("v3-ark-info-lifetime keeps the stored Ark server info and lets the lifetime be unknown")
+    func arkInfoLifetime() async throws {
+        let folder = TemporaryDirectory()
+        let queue = try DatabaseQueue(path: folder.file("old.sqlite"), configuration: AppDatabase.makeConfiguration())
+        try AppDatabase.migrate(queue, upTo: "v2-esplora-synced-addresses")
+        let unknown = "INSERT INTO ark_info VALUES ('other', 'signet', '03bb', '1m', NULL, '2026-11-02T00:00:00.000Z')"
+        try Self.execute(queue, "INSERT INTO ark_info VALUES ('ark', 'bitcoin', '02aa', '30s', 4320, '2026-11-01T00:00:00.000Z')")
+        #expect(throws: DatabaseError.self, "before v3 the lifetime was required") { try Self.execute(queue, unknown) }
+        let database = try AppDatabase(queue)
+        #expect(AppDatabase.migrationIdentifiers.last == "v3-ark-info-lifetime")
+        #expect(try Self.arkInfoRows(database) == [
+            "source=ark network=bitcoin server_pubkey=02aa round_interval=30s vtxo_expiry_delta=4320 fetched_at=2026-11-01T00:00:00.000Z",
+        ])
+        #expect(Self.accepts(database, unknown))
+        #expect(!Self.accepts(database, "UPDATE ark_info SET vtxo_expiry_delta = -1 WHERE source = 'ark'"))
+        // An ingest stores an unknown lifetime as null, and a known one over it.
+        let now = Instant.at("2026-11-21T12:00:00Z")
+        _ = try await database.ingest(source: "other", startedAt: now, now: now) { session in
+            try session.save(ArkServerInfo(network: "signet", serverPubkey: "03cc", roundInterval: "1m", vtxoLifetime: nil))
+        }
+        #expect(try Self.arkInfoRows(database).last
+                == "source=other network=signet server_pubkey=03cc round_interval=1m vtxo_expiry_delta=null fetched_at=2026-11-21T12:00:00.000Z")
+        _ = try await database.ingest(source: "other", startedAt: now, now: now) { session in
+            try session.save(ArkServerInfo(network: "signet", serverPubkey: "03cc", roundInterval: "1m", vtxoLifetime: 2016))
+        }
+        #expect(try Self.arkInfoRows(database).last?.contains("vtxo_expiry_delta=2016 ") == true)
+    }
+
     @Test("the database refuses what the rules forbid, whoever writes")
     func constraints() throws {
         let database = try AppDatabase.inMemory()

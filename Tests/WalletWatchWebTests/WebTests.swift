@@ -7,6 +7,7 @@ import Testing
 import TestSupport
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchPresentation
 import WalletWatchNet
 import WalletWatchSim
 import WalletWatchStore
@@ -21,17 +22,20 @@ typealias HTTPResponse = WalletWatchNet.HTTPResponse
 final class WebFixture: @unchecked Sendable {
     let folder = TemporaryDirectory("walletwatch-web")
     let engine: Engine
+    /// The web view's database, for a test to put something in.
+    let database: AppDatabase
     let http: CurlHTTPClient
     private var serverTask: Task<Void, any Error>?
     private(set) var port = 0
 
     init(token: String? = nil, now: String = "2026-11-21T12:00:00Z", rates: RatesConfig? = nil) async throws {
         let database = try AppDatabase.open(path: folder.file("walletwatch.sqlite"))
+        self.database = database
         let logger = Logger(label: "web-test")
         http = CurlHTTPClient(configuration: HTTPClientConfiguration(timeout: .seconds(60), retries: 0, userAgent: "test"), logger: logger)
         var config = AppConfig(file: nil, database: folder.file("walletwatch.sqlite"))
         config.rates = rates ?? RatesConfig(provider: .static, staticRates: [CurrencyPair("BTC/USD")!: 65000])
-        engine = Engine(database: database, config: config, clock: .fixed(.at(now)), http: http, logger: logger)
+        engine = Engine(storage: Storage(database), config: config, clock: .fixed(.at(now)), http: http, logger: logger)
         let bound = AsyncStream<Int>.makeStream()
         let app = buildApplication(engine: engine, configuration: WebConfiguration(port: 0, token: token, onRunning: { bound.continuation.yield($0) }))
         serverTask = Task { try await app.run() }
@@ -71,13 +75,13 @@ struct WebTests {
     @Test("the API prints exactly the CLI's documents; health needs nothing")
     func api() async throws {
         let web = try await WebFixture()
-        _ = try web.engine.database.createManualAsset(name: "Cash", currency: .usd, now: now)
-        _ = try web.engine.database.addManualTransaction(assetName: "Cash", amount: "100", date: .at("2026-11-02T00:00:00Z"), note: nil, now: now)
-        _ = try web.engine.database.createGoal(name: "House", currency: .usd, target: 100_000, deadline: Day("2027-06-30"), now: now)
+        _ = try web.database.createManualAsset(name: "Cash", currency: .usd, now: now)
+        _ = try web.database.addManualTransaction(assetName: "Cash", amount: "100", date: .at("2026-11-02T00:00:00Z"), note: nil, now: now)
+        _ = try web.database.createGoal(name: "House", currency: .usd, target: 100_000, deadline: Day("2027-06-30"), now: now)
         #expect(String(decoding: try await web.get("/healthz").body, as: UTF8.self) == "ok\n")
         let status = try await web.get("/api/v1/status")
         #expect(status.header("Content-Type") == "application/json")
-        #expect(String(decoding: status.body, as: UTF8.self) == MonthDocument.status(try await web.engine.monthStatus()).pretty + "\n")
+        #expect(String(decoding: status.body, as: UTF8.self) == MonthDocument.status(try await web.engine.month.status()).pretty + "\n")
         let transactions = try #require(try await web.json("/api/v1/transactions?limit=5") as? [[String: Any]])
         #expect(transactions.first?["amount"] as? Int == 10000)
         let balances = try #require(try await web.json("/api/v1/balances") as? [String: Any])
@@ -102,7 +106,7 @@ struct WebTests {
         let simulator = try await Simulator.start()
         try await simulator.addFault(.slow(seconds: 30), at: "/coingecko/api/v3/simple/price")
         let web = try await WebFixture(rates: RatesConfig(provider: .coingecko, url: simulator.coingeckoURL))
-        let database = web.engine.database
+        let database = web.database
         _ = try database.createManualAsset(name: "Stack", currency: .btc, now: now)
         _ = try database.addManualTransaction(assetName: "Stack", amount: "0.1", date: .at("2026-11-02T00:00:00Z"), note: nil, now: now)
         _ = try database.createGoal(name: "House", currency: .usd, target: 100_000, deadline: Day("2027-06-30"), now: now)
@@ -160,7 +164,7 @@ struct WebTests {
     @Test("metrics: runs and failures per source, last success, retries, transactions, goal progress")
     func metrics() async throws {
         let web = try await WebFixture()
-        let database = web.engine.database
+        let database = web.database
         _ = try await database.ingest(source: "ark", startedAt: now, now: now) { session in
             let asset = try session.asset(kind: .ark, name: "Ark wallet")
             try session.record([ObservedTransaction(txid: "ark:ark:1", amount: 5, type: .ark, status: .confirmed, date: now)], assetID: asset)
@@ -190,7 +194,7 @@ struct WebTests {
     @Test("the page shows goals with bars, assets, and transactions with tags, escaped")
     func page() async throws {
         let web = try await WebFixture()
-        let database = web.engine.database
+        let database = web.database
         _ = try database.createManualAsset(name: "Cash <b>", currency: .usd, now: now)
         let tx = try database.addManualTransaction(assetName: "Cash <b>", amount: "100", date: .at("2026-11-02T00:00:00Z"), note: nil, now: now)
         _ = try database.tagTransaction(txid: tx.transaction.txid, tags: ["<script>alert(1)</script>"], now: now)
@@ -208,7 +212,7 @@ struct WebTests {
     @Test("the page draws the portfolio's value and each goal's funded value over time as inline SVG, escaped")
     func charts() async throws {
         let web = try await WebFixture()
-        let database = web.engine.database
+        let database = web.database
         _ = try database.createManualAsset(name: "Cash <b>", currency: .usd, now: now)
         _ = try database.addManualTransaction(assetName: "Cash <b>", amount: "100", date: .at("2026-11-02T00:00:00Z"), note: nil, now: now)
         _ = try database.createGoal(name: "Car & bike", currency: .usd, target: 50_000, deadline: nil, now: now)
@@ -219,12 +223,12 @@ struct WebTests {
         #expect(page.contains("<polyline") && !page.contains("<script src"))
         #expect(page.contains("funded 100.00 USD of 500.00 USD (20.0%)"))
         // Redraws reuse the figures until the ledger (or the rate history) changes.
-        let computed = web.engine.portfolioCache.computations
+        let computed = web.engine.reports.portfolioCache.computations
         _ = try await web.get("/fragment")
-        #expect(web.engine.portfolioCache.computations == computed)
+        #expect(web.engine.reports.portfolioCache.computations == computed)
         _ = try database.addManualTransaction(assetName: "Cash <b>", amount: "25", date: .at("2026-11-03T00:00:00Z"), note: nil, now: now)
         let redrawn = String(decoding: try await web.get("/fragment").body, as: UTF8.self)
-        #expect(web.engine.portfolioCache.computations == computed + 1)
+        #expect(web.engine.reports.portfolioCache.computations == computed + 1)
         #expect(redrawn.contains("funded 125.00 USD of 500.00 USD (25.0%)"))
     }
 }

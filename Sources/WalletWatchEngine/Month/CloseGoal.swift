@@ -35,11 +35,26 @@ public struct CloseGoalSuggestion: Sendable {
     public let applied: Bool
 }
 
-extension Engine {
+/// "Add to close month" (SPEC.md section 12): what closes the executing month for a goal, as
+/// a deposit on an asset dedicated to it or a higher target on a shared one, and, when asked,
+/// carrying it out.
+public struct CloseGoal: Sendable {
+    let database: AppDatabase
+    let clock: WallClock
+    let month: MonthService
+    let rates: RateBook
+
+    init(database: AppDatabase, clock: WallClock, month: MonthService, rates: RateBook) {
+        self.database = database
+        self.clock = clock
+        self.month = month
+        self.rates = rates
+    }
+
     /// Computes (and with `apply`, carries out) what closes the month for a goal.
-    public func closeGoal(_ name: String, asset assetName: String?, apply: Bool) async throws -> CloseGoalSuggestion {
-        let month = try defaultMonth()
-        let status = try await monthStatus(month: month)
+    public func suggest(_ name: String, asset assetName: String?, apply: Bool) async throws -> CloseGoalSuggestion {
+        let month = try self.month.defaultMonth()
+        let status = try await self.month.status(month: month)
         guard status.state == .executing else {
             throw Refusal("\(month) is \(status.state.rawValue), not executing: \(status.state == .draft ? "start it with `walletwatch month start`" : "it is closed")")
         }
@@ -48,7 +63,7 @@ extension Engine {
             throw Refusal("goal '\(goal.name)' is not part of \(month)'s plan (it was added after the month started)")
         }
         let display = status.displayCurrency
-        let rates = await self.rates(for: [CurrencyPair(base: goal.currency, quote: display)])
+        let rates = await self.rates.current(for: [CurrencyPair(base: goal.currency, quote: display)])
         let displayQuote = rates.table.quote(from: goal.currency, to: display)
         let remaining = line.figures.remaining
         let remainingDisplay = displayQuote.flatMap { RateTable.convert(Money(minorUnits: remaining, currency: goal.currency), to: display, quote: $0)?.minorUnits }
@@ -74,7 +89,7 @@ extension Engine {
         }
 
         // The amount in the asset's currency; without a rate it stays in the goal's.
-        let assetRates = await self.rates(for: [CurrencyPair(base: goal.currency, quote: overview.asset.currency)])
+        let assetRates = await self.rates.current(for: [CurrencyPair(base: goal.currency, quote: overview.asset.currency)])
         var amountCurrency = overview.asset.currency
         var amount: Int64
         if let converted = assetRates.table.convert(Money(minorUnits: remaining, currency: goal.currency), to: overview.asset.currency) {
@@ -112,7 +127,7 @@ extension Engine {
             clamped = true
         }
         let current = overview.allocations.first { $0.goal.id == goal.id }?.amount ?? 0
-        let raised = current + amount
+        var raised = current + amount
         let others = overview.allocations.filter { $0.goal.id != goal.id && $0.goal.status == .active }
             .sorted { $0.goal.name.lowercased() < $1.goal.name.lowercased() }
             .map { (goal: $0.goal.name, amount: $0.amount) }
@@ -122,7 +137,8 @@ extension Engine {
                 throw Refusal("without a \(goal.currency.code)/\(overview.asset.currency.code) rate the target cannot be raised; refresh rates first")
             }
             if amount > 0 {
-                try database.raiseTarget(assetID: overview.asset.id!, goalID: goal.id!, to: raised, now: clock.now)
+                // Raised by the amount inside one write: the target as it is then, not as read above.
+                raised = try database.raiseTarget(assetID: overview.asset.id!, goalID: goal.id!, by: amount, now: clock.now)
                 applied = true
             }
         }

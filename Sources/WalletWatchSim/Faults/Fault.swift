@@ -8,7 +8,8 @@
 /// `status` (`status`, optional `retry_after`), `unauthorized` (401), `rate_limited` (429,
 /// `retry_after`, default 1), `slow` (`seconds`), `oversized` (`bytes`, `announce_length`),
 /// `redirect` (`location`, default `file:///etc/passwd`), `deep_nesting` (`depth`, default
-/// 100000), `huge_string` (`bytes`, default 100 MB; `in_array` wraps the object in an array).
+/// 100000), `huge_string` (`bytes`, default 100 MB; `in_array` wraps the object in an array),
+/// `recorded` (`body`: this exact text answered with 200 and `application/json`).
 public struct Fault: Sendable, Hashable, Codable {
     /// An exact path, or a prefix ending in `*`.
     public var path: String
@@ -31,7 +32,7 @@ public struct Fault: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case path, kind, times, status, seconds, bytes, location, depth
+        case path, kind, times, status, seconds, bytes, location, depth, body
         case retryAfter = "retry_after", announceLength = "announce_length", inArray = "in_array"
     }
 
@@ -62,6 +63,7 @@ public struct Fault: Sendable, Hashable, Codable {
         case "huge_string":
             kind = .hugeString(bytes: try c.decodeIfPresent(Int.self, forKey: .bytes) ?? 100_000_000,
                                inArray: try c.decodeIfPresent(Bool.self, forKey: .inArray) ?? false)
+        case "recorded": kind = .recorded(body: try c.decode(String.self, forKey: .body))
         default:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "unknown fault kind \(name)")
         }
@@ -88,6 +90,7 @@ public struct Fault: Sendable, Hashable, Codable {
         case .hugeString(let bytes, let inArray):
             try c.encode(bytes, forKey: .bytes)
             try c.encode(inArray, forKey: .inArray)
+        case .recorded(let body): try c.encode(body, forKey: .body)
         case .malformedJSON, .wrongType, .negativeAmount, .missingField, .truncated: break
         }
     }
@@ -120,6 +123,9 @@ public enum FaultKind: Sendable, Hashable {
     /// One JSON string value of `bytes` bytes, streamed: `{"data":"aaaa..."}`, or with
     /// `inArray` `[{"data":"aaaa..."}]` (the first element of a list endpoint's answer).
     case hugeString(bytes: Int = 100_000_000, inArray: Bool = false)
+    /// This exact body with 200 and `application/json`: an answer recorded from the real
+    /// service (a documentation example, a provider's edge case) replayed byte for byte.
+    case recorded(body: String)
 
     /// 401 with barkd's error body.
     public static let unauthorized = FaultKind.status(401)
@@ -141,6 +147,7 @@ public enum FaultKind: Sendable, Hashable {
         case .redirect: "redirect"
         case .deepNesting: "deep_nesting"
         case .hugeString: "huge_string"
+        case .recorded: "recorded"
         }
     }
 

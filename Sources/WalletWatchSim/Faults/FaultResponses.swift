@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// The responses of the faults that replace an API's answer entirely: error statuses,
-/// redirects, and bodies too large or too deep for a careful client.
+/// redirects, recorded answers, and bodies too large or too deep for a careful client.
 enum FaultResponses {
     /// A streamed body is cut into chunks of about this size (backpressure works per chunk).
     static let chunkSize = 64 * 1024
@@ -26,6 +26,8 @@ enum FaultResponses {
             return json(ResponseBody(byteBuffer: body))
         case .hugeString(let bytes, let inArray):
             return json(hugeStringBody(bytes: max(0, bytes), inArray: inArray))
+        case .recorded(let body):
+            return json(ResponseBody(byteBuffer: ByteBuffer(string: body)))
         case .malformedJSON, .wrongType, .negativeAmount, .missingField, .truncated, .slow:
             return nil
         }

@@ -1,8 +1,10 @@
 import WalletWatchCore
 
-/// Strict decoders for the barkd 0.6 schemas walletwatch reads. Required fields must be
-/// present with the documented types; amounts documented with `minimum: 0` must not be
-/// negative; unknown fields are ignored (newer barkd versions may add some).
+/// Strict decoders for the barkd schemas walletwatch reads (REST API 0.4 to 0.6 and master, whose
+/// OpenAPI documents the tests replay). A field is required only when every supported version
+/// sends it (SPEC.md section 14): then it must be present with the documented type; amounts
+/// documented with `minimum: 0` must not be negative; a field some version leaves out, renames
+/// or deprecates may be absent or null; unknown fields are ignored (newer versions add some).
 enum BarkdDecoding {
     static func balance(_ reader: inout JSONReader) throws -> ArkBalance {
         var spendable, lightningSend, lightningReceive, inRound, board: Int64?
@@ -46,12 +48,16 @@ enum BarkdDecoding {
                               trustedPending: trustedPending, untrustedPending: untrustedPending, confirmed: confirmed)
     }
 
+    /// A `Movement`. Its five lists (`sent_to`, `received_on`, `input_vtxos`, `output_vtxos`,
+    /// `exited_vtxos`) may be absent, meaning empty: barkd sends them always, but bark's own
+    /// documentation of movements (docs/movements.md) leaves empty ones out, so a daemon or
+    /// proxy written from it would too, and walletwatch needs none of them to record a movement.
+    /// When present they are read as strictly as the rest.
     static func movement(_ reader: inout JSONReader) throws -> MovementData {
         var id, intended, effective, fee: Int64?
         var status: MovementData.Status?
         var subsystem: (name: String, kind: String)?
-        var sentTo, receivedOn: [String]?
-        var inputs = false, outputs = false, exited = false
+        var sentTo: [String] = [], receivedOn: [String] = []
         var time: (created: Instant, updated: Instant, completed: Instant?)?
         try reader.readObject { reader, key in
             if key.is("id") {
@@ -61,7 +67,7 @@ enum BarkdDecoding {
             } else if key.is("status") {
                 let text = try reader.readString()
                 guard let parsed = MovementData.Status(rawValue: text) else {
-                    throw reader.error("'\(text.prefix(40))' is not a movement status (pending, successful, failed, canceled)")
+                    throw reader.error("\(JSONReader.shown(text)) is not a movement status (pending, successful, failed, canceled)")
                 }
                 status = parsed
             } else if key.is("subsystem") {
@@ -76,12 +82,8 @@ enum BarkdDecoding {
                 sentTo = try destinations(&reader)
             } else if key.is("received_on") {
                 receivedOn = try destinations(&reader)
-            } else if key.is("input_vtxos") {
-                _ = try reader.readStrings(); inputs = true
-            } else if key.is("output_vtxos") {
-                _ = try reader.readStrings(); outputs = true
-            } else if key.is("exited_vtxos") {
-                _ = try reader.readStrings(); exited = true
+            } else if key.is("input_vtxos") || key.is("output_vtxos") || key.is("exited_vtxos") {
+                _ = try reader.readStrings()
             } else if key.is("time") {
                 time = try timestamps(&reader)
             } else {
@@ -94,11 +96,6 @@ enum BarkdDecoding {
         guard intended != nil else { throw reader.missing("intended_balance_sat") }
         guard let effective else { throw reader.missing("effective_balance_sat") }
         guard let fee else { throw reader.missing("offchain_fee_sat") }
-        guard let sentTo else { throw reader.missing("sent_to") }
-        guard let receivedOn else { throw reader.missing("received_on") }
-        guard inputs else { throw reader.missing("input_vtxos") }
-        guard outputs else { throw reader.missing("output_vtxos") }
-        guard exited else { throw reader.missing("exited_vtxos") }
         guard let time else { throw reader.missing("time") }
         return MovementData(id: id, status: status, subsystem: subsystem.name, kind: subsystem.kind, effectiveBalance: effective,
                             offchainFee: fee, sentTo: sentTo, receivedOn: receivedOn, createdAt: time.created,
@@ -165,7 +162,7 @@ enum BarkdDecoding {
         var fee: Int64?
         var hasTx = false, hasCPFP = false
         try reader.readObject { reader, key in
-            if key.is("txid") { txid = try reader.readString() }
+            if key.is("txid") { txid = try reader.readTxid() }
             else if key.is("balance_change_sat") { change = try reader.readSats(signed: true) }
             else if key.is("tx") { _ = try reader.readString(); hasTx = true }
             else if key.is("is_cpfp") { _ = try reader.readBool(); hasCPFP = true }
@@ -184,7 +181,7 @@ enum BarkdDecoding {
                 height = blockHeight
             } else { try reader.skipValue() }
         }
-        guard let txid, !txid.isEmpty else { throw reader.missing("txid") }
+        guard let txid else { throw reader.missing("txid") }
         guard let change else { throw reader.missing("balance_change_sat") }
         guard hasTx else { throw reader.missing("tx") }
         guard hasCPFP else { throw reader.missing("is_cpfp") }
@@ -202,14 +199,10 @@ enum BarkdDecoding {
         var state: String?
         var policy = false, userKey = false, serverKey = false, anchor = false
         try reader.readObject { reader, key in
-            if key.is("id") { id = try reader.readString() }
+            if key.is("id") { id = try reader.readOutpoint() }
             else if key.is("amount_sat") { amount = try reader.readSats() }
             else if key.is("expiry_height") { expiry = try reader.readNonNegativeInt64() }
-            else if key.is("exit_delta") {
-                let value = try reader.readNonNegativeInt64()
-                guard value <= Int64(UInt16.max) else { throw reader.error("\(value) is larger than a 16-bit block count") }
-                exitDelta = value
-            }
+            else if key.is("exit_delta") { exitDelta = try reader.readBlockDelta() }
             else if key.is("policy_type") { _ = try reader.readString(); policy = true }
             else if key.is("user_pubkey") { _ = try reader.readString(); userKey = true }
             else if key.is("server_pubkey") { _ = try reader.readString(); serverKey = true }
@@ -219,7 +212,7 @@ enum BarkdDecoding {
                     if key.is("type") {
                         let text = try reader.readString()
                         guard vtxoStates.contains(text) else {
-                            throw reader.error("'\(text.prefix(40))' is not a VTXO state (\(vtxoStates.sorted().joined(separator: ", ")))")
+                            throw reader.error("\(JSONReader.shown(text)) is not a VTXO state (\(vtxoStates.sorted().joined(separator: ", ")))")
                         }
                         state = text
                     } else { try reader.skipValue() }
@@ -244,7 +237,7 @@ enum BarkdDecoding {
         var amount: Int64?
         var height: Int64?
         try reader.readObject { reader, key in
-            if key.is("outpoint") { outpoint = try reader.readString() }
+            if key.is("outpoint") { outpoint = try reader.readOutpoint() }
             else if key.is("amount_sat") { amount = try reader.readSats() }
             else if key.is("confirmation_height") { height = try reader.readOptionalInt64(nonNegative: true) }
             else { try reader.skipValue() }
@@ -261,15 +254,21 @@ enum BarkdDecoding {
         "ln_receive_anti_dos_required", "fees", "max_vtxo_exit_depth", "max_offboard_inputs",
     ]
 
+    /// `ArkInfo`. The VTXO lifetime is `vtxo_lifetime` in bark master (after 0.6.0) and
+    /// `vtxo_expiry_delta` up to 0.6.0; master still sends the old name, deprecated, with the
+    /// same value, and a later release will drop it. Either (or both, agreeing) is accepted;
+    /// with neither the lifetime is unknown (nil), not an error (bark's own client accepts
+    /// that too).
     static func arkInfo(_ reader: inout JSONReader) throws -> ArkServerInfo {
         var network, pubkey, interval: String?
-        var expiry: Int64?
+        var lifetime, expiryDelta: Int64?
         var present: Set<String> = []
         try reader.readObject { reader, key in
             if key.is("network") { network = try reader.readString() }
             else if key.is("server_pubkey") { pubkey = try reader.readString() }
             else if key.is("round_interval") { interval = try reader.readString() }
-            else if key.is("vtxo_expiry_delta") { expiry = try reader.readNonNegativeInt64() }
+            else if key.is("vtxo_lifetime") { lifetime = try reader.readOptionalBlockDelta() }
+            else if key.is("vtxo_expiry_delta") { expiryDelta = try reader.readOptionalBlockDelta() }
             else {
                 let name = key.string
                 if arkInfoRequired.contains(name) { present.insert(name) }
@@ -280,8 +279,10 @@ enum BarkdDecoding {
         guard let network else { throw reader.missing("network") }
         guard let pubkey else { throw reader.missing("server_pubkey") }
         guard let interval else { throw reader.missing("round_interval") }
-        guard let expiry else { throw reader.missing("vtxo_expiry_delta") }
-        return ArkServerInfo(network: network, serverPubkey: pubkey, roundInterval: interval, vtxoExpiryDelta: expiry)
+        if let lifetime, let expiryDelta, lifetime != expiryDelta {
+            throw reader.error("vtxo_lifetime (\(lifetime)) and its deprecated name vtxo_expiry_delta (\(expiryDelta)) differ")
+        }
+        return ArkServerInfo(network: network, serverPubkey: pubkey, roundInterval: interval, vtxoLifetime: lifetime ?? expiryDelta)
     }
 
     static func tip(_ reader: inout JSONReader) throws -> Int64 {
@@ -299,7 +300,7 @@ enum BarkdDecoding {
         try reader.readObject { reader, key in
             if key.is("last_pushed_at") {
                 lastPushed = try reader.readOptionalString()
-                if let text = lastPushed, Instant(iso8601: text) == nil { throw reader.error("'\(text.prefix(40))' is not an ISO 8601 timestamp") }
+                if let text = lastPushed, Instant(iso8601: text) == nil { throw reader.error("\(JSONReader.shown(text)) is not an ISO 8601 timestamp") }
             }
             else if key.is("notifications") {
                 var list: [WalletNotification] = []
@@ -310,7 +311,7 @@ enum BarkdDecoding {
                         if key.is("type") {
                             let text = try reader.readString()
                             guard let parsed = WalletNotification.Kind(rawValue: text) else {
-                                throw reader.error("'\(text.prefix(40))' is not a notification type")
+                                throw reader.error("\(JSONReader.shown(text)) is not a notification type")
                             }
                             kind = parsed
                         } else if key.is("movement") {
@@ -325,5 +326,20 @@ enum BarkdDecoding {
         }
         guard let notifications else { throw reader.missing("notifications") }
         return NotificationBatch(notifications: notifications, lastPushedAt: lastPushed)
+    }
+}
+
+extension JSONReader {
+    /// barkd's `BlockDelta` (documented as `u16`): a block count from 0 to 65535.
+    mutating func readBlockDelta() throws -> Int64 {
+        let value = try readNonNegativeInt64()
+        guard value <= Int64(UInt16.max) else { throw error("\(value) is larger than a 16-bit block count") }
+        return value
+    }
+
+    /// A `BlockDelta` or null.
+    mutating func readOptionalBlockDelta() throws -> Int64? {
+        if readNull() { return nil }
+        return try readBlockDelta()
     }
 }

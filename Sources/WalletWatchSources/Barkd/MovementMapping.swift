@@ -18,7 +18,9 @@ public enum MovementMapping {
     public static func txid(source: String, movementID: Int64) -> String { "ark:\(source):\(movementID)" }
 
     /// A movement as a transaction of the source's Ark asset. An unknown subsystem maps to
-    /// `ark` and is reported in `unknownSubsystem` so the caller can warn, never fail.
+    /// `ark` and is reported in `unknownSubsystem` so the caller can warn, never fail. The
+    /// counterparty (a destination's value) is stored and shown: its invisible characters are
+    /// spelled out.
     public static func transaction(_ movement: MovementData, source: String) -> (ObservedTransaction, unknownSubsystem: String?) {
         let known = type(ofSubsystem: movement.subsystem)
         let status: TransactionStatus = switch movement.status {
@@ -30,7 +32,7 @@ public enum MovementMapping {
         let transaction = ObservedTransaction(
             txid: txid(source: source, movementID: movement.id), amount: movement.effectiveBalance,
             type: known ?? .ark, status: status, date: movement.completedAt ?? movement.createdAt,
-            fee: movement.offchainFee, counterparty: counterparty)
+            fee: movement.offchainFee, counterparty: counterparty.map(JSONReader.printable))
         return (transaction, known == nil ? movement.subsystem : nil)
     }
 

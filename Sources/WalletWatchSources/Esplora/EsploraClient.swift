@@ -30,7 +30,7 @@ public struct EsploraClient: Sendable {
         let body = try await requester.getBody(path)
         let text = String(decoding: body, as: UTF8.self).trimmingSpaces
         guard let height = Int64(text), height >= 0 else {
-            throw requester.failure(path, "expected a block height, got '\(text.prefix(40))'")
+            throw requester.failure(path, "expected a block height, got \(JSONReader.shown(text))")
         }
         return height
     }

@@ -44,7 +44,7 @@ enum EsploraDecoding {
         var fee: Int64?
         var status: (confirmed: Bool, height: Int64?, time: Int64?)?
         try reader.readObject { reader, key in
-            if key.is("txid") { txid = try reader.readString() }
+            if key.is("txid") { txid = try reader.readTxid() }
             else if key.is("vin") {
                 var legs: [EsploraTransaction.Leg] = []
                 try reader.readArray { reader, _ in
@@ -67,7 +67,7 @@ enum EsploraDecoding {
             else if key.is("status") { status = try self.status(&reader) }
             else { try reader.skipValue() }
         }
-        guard let txid, !txid.isEmpty else { throw reader.missing("txid") }
+        guard let txid else { throw reader.missing("txid") }
         guard let inputs else { throw reader.missing("vin") }
         guard let outputs else { throw reader.missing("vout") }
         guard let status else { throw reader.missing("status") }
@@ -86,11 +86,14 @@ enum EsploraDecoding {
                                   blockHeight: status.height, blockTime: status.time)
     }
 
+    /// An output or a prevout. An empty `scriptpubkey_address` is no address: esplora-electrs
+    /// leaves the key out for scripts without one, but some explorers send `""` (an OP_RETURN
+    /// output recorded by mempool.space does), which must not become a counterparty.
     private static func output(_ reader: inout JSONReader) throws -> EsploraTransaction.Leg {
         var address: String?
         var value: Int64?
         try reader.readObject { reader, key in
-            if key.is("scriptpubkey_address") { address = try reader.readOptionalString() }
+            if key.is("scriptpubkey_address") { address = try reader.readOptionalString().flatMap { $0.isEmpty ? nil : $0 } }
             else if key.is("value") { value = try reader.readSats() }
             else { try reader.skipValue() }
         }

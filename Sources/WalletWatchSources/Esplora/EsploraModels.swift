@@ -43,7 +43,8 @@ public struct EsploraTransaction: Hashable, Sendable {
     }
 
     /// As a transaction of the asset that owns `addresses`. The date is the block time; a
-    /// transaction still in the mempool is dated when first seen (by the ingest).
+    /// transaction still in the mempool is dated when first seen (by the ingest). The
+    /// counterparty is stored and shown: its invisible characters are spelled out.
     public func observed(for addresses: Set<String>) -> ObservedTransaction {
         let amount = amount(for: addresses)
         let counterparty = amount < 0
@@ -51,7 +52,7 @@ public struct EsploraTransaction: Hashable, Sendable {
             : inputs.first { $0.address.map(addresses.contains) == false }?.address
         return ObservedTransaction(
             txid: txid, amount: amount, type: .onchain, status: confirmed ? .confirmed : .pending,
-            date: blockTime.map { Instant(millisecondsSinceEpoch: $0 * 1000) }, fee: fee, counterparty: counterparty)
+            date: blockTime.map { Instant(millisecondsSinceEpoch: $0 * 1000) }, fee: fee, counterparty: counterparty.map(JSONReader.printable))
     }
 }
 

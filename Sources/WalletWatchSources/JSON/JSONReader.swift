@@ -210,7 +210,7 @@ public struct JSONReader {
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard digits > 0, let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
             index = start
-            throw error("malformed number '\(text.prefix(40))'")
+            throw error("malformed number \(JSONReader.shown(text))")
         }
         return value
     }
@@ -259,6 +259,26 @@ public struct JSONReader {
     /// A required field that was not there: the error to throw after reading an object.
     public func missing(_ field: String) -> JSONReadError {
         JSONReadError(path: pathText(), problem: "required field '\(field)' is missing")
+    }
+
+    /// A value a source sent, as an error message may show it: quoted, at most 40 characters,
+    /// with every character a terminal would obey written as its escape (``DisplaySafety``). A
+    /// hostile source must not be able to break the one-line error, or to send escape sequences
+    /// to the terminal or log that shows it.
+    public static func shown(_ text: String) -> String {
+        "'" + visible(text) + "'"
+    }
+
+    /// `text` cut to 40 characters (with `…`) and escaped as ``DisplaySafety`` does.
+    static func visible(_ text: String) -> String {
+        DisplaySafety.escaped(text.count > 40 ? String(text.prefix(40)) + "…" : text)
+    }
+
+    /// A source's text that walletwatch stores and shows (a counterparty): unchanged, except
+    /// that the characters ``DisplaySafety`` escapes are stored spelled out, so that no stored
+    /// value can carry a terminal escape sequence or break a table's line wherever it is shown.
+    public static func printable(_ text: String) -> String {
+        DisplaySafety.escaped(text)
     }
 
     /// An error at the current position about the current field.
@@ -433,10 +453,10 @@ public struct JSONReader {
             switch component {
             case .key(let raw):
                 if !text.isEmpty { text += "." }
-                text += String(decoding: raw, as: UTF8.self)
+                text += JSONReader.visible(String(decoding: raw, as: UTF8.self))
             case .escapedKey(let key):
                 if !text.isEmpty { text += "." }
-                text += key
+                text += JSONReader.visible(key)
             case .index(let position):
                 text += "[\(position)]"
             }
@@ -468,7 +488,7 @@ extension JSONReader {
         let text = try readString()
         var copy = text
         guard let instant = copy.withUTF8({ Instant.parse($0) }) else {
-            throw error("'\(text.prefix(40))' is not an ISO 8601 timestamp")
+            throw error("\(JSONReader.shown(text)) is not an ISO 8601 timestamp")
         }
         return instant
     }
@@ -484,5 +504,25 @@ extension JSONReader {
         var values: [String] = []
         try readArray { reader, _ in values.append(try reader.readString()) }
         return values
+    }
+}
+
+extension JSONReader {
+    /// A transaction id (``BitcoinIdentifier/txid(_:)``), in lower case.
+    public mutating func readTxid() throws -> String {
+        let text = try readString()
+        guard let txid = BitcoinIdentifier.txid(text) else {
+            throw error("\(JSONReader.shown(text)) is not a transaction id (64 hexadecimal digits)")
+        }
+        return txid
+    }
+
+    /// An outpoint `txid:vout` (``BitcoinIdentifier/outpoint(_:)``), its txid in lower case.
+    public mutating func readOutpoint() throws -> String {
+        let text = try readString()
+        guard let outpoint = BitcoinIdentifier.outpoint(text) else {
+            throw error("\(JSONReader.shown(text)) is not an outpoint (txid:vout: 64 hexadecimal digits, a colon, an output index)")
+        }
+        return outpoint
     }
 }

@@ -9,20 +9,6 @@ public struct AllocationRow: Hashable, Sendable {
     public var updatedAt: Instant
 }
 
-/// Who wrote an allocation-history row.
-public enum AllocationReason: String, Sendable, Codable, DatabaseValueConvertible {
-    /// `walletwatch allocate`.
-    case allocate
-    /// Rule 1: a confirmed transaction on an asset dedicated to one goal.
-    case rule1
-    /// An auto-allocated manual transaction was edited or deleted.
-    case rule1Adjust = "rule1-adjust"
-    /// The goal was cancelled and its targets freed.
-    case cancel
-    /// `month close-goal --apply`.
-    case closeGoal = "close-goal"
-}
-
 /// One timestamped snapshot of a target (AllocationHistory). Append-only.
 public struct AllocationHistoryRow: Hashable, Sendable {
     public var id: Int64?
@@ -85,3 +71,5 @@ extension AllocationHistoryRow: FetchableRecord, MutablePersistableRecord {
         id = inserted.rowID
     }
 }
+
+extension AllocationReason: DatabaseValueConvertible {}

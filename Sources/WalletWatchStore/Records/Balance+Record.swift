@@ -1,45 +1,20 @@
 import GRDB
 import WalletWatchCore
 
-/// The last Ark balance reported by a barkd source.
-public struct ArkBalanceRow: Hashable, Sendable {
-    public var source: String
-    public var balance: ArkBalance
-    public var lastUpdated: Instant
-
-    public init(source: String, balance: ArkBalance, lastUpdated: Instant) {
-        self.source = source
-        self.balance = balance
-        self.lastUpdated = lastUpdated
-    }
-}
-
-/// The last on-chain balance reported by a source (a barkd on-chain wallet or Esplora addresses).
-public struct OnchainBalanceRow: Hashable, Sendable {
-    public var source: String
-    public var balance: OnchainBalance
-    public var lastUpdated: Instant
-
-    public init(source: String, balance: OnchainBalance, lastUpdated: Instant) {
-        self.source = source
-        self.balance = balance
-        self.lastUpdated = lastUpdated
-    }
-}
-
-extension ArkBalanceRow: FetchableRecord, PersistableRecord {
+extension SourceArkBalance: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "ark_balances"
 
     public init(row: Row) throws {
-        source = try row.decode(forColumn: "source")
-        balance = ArkBalance(
-            spendable: try row.decode(forColumn: "spendable"),
-            pendingLightningSend: try row.decode(forColumn: "pending_lightning_send"),
-            claimableLightningReceive: try row.decode(forColumn: "claimable_lightning_receive"),
-            pendingInRound: try row.decode(forColumn: "pending_in_round"),
-            pendingExit: try row.decode(forColumn: "pending_exit"),
-            pendingBoard: try row.decode(forColumn: "pending_board"))
-        lastUpdated = try row.decode(forColumn: "last_updated")
+        self.init(
+            source: try row.decode(forColumn: "source"),
+            balance: ArkBalance(
+                spendable: try row.decode(forColumn: "spendable"),
+                pendingLightningSend: try row.decode(forColumn: "pending_lightning_send"),
+                claimableLightningReceive: try row.decode(forColumn: "claimable_lightning_receive"),
+                pendingInRound: try row.decode(forColumn: "pending_in_round"),
+                pendingExit: try row.decode(forColumn: "pending_exit"),
+                pendingBoard: try row.decode(forColumn: "pending_board")),
+            lastUpdated: try row.decode(forColumn: "last_updated"))
     }
 
     public func encode(to container: inout PersistenceContainer) {
@@ -54,19 +29,20 @@ extension ArkBalanceRow: FetchableRecord, PersistableRecord {
     }
 }
 
-extension OnchainBalanceRow: FetchableRecord, PersistableRecord {
+extension SourceOnchainBalance: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "onchain_balances"
 
     public init(row: Row) throws {
-        source = try row.decode(forColumn: "source")
-        balance = OnchainBalance(
-            total: try row.decode(forColumn: "total"),
-            trustedSpendable: try row.decode(forColumn: "trusted_spendable"),
-            immature: try row.decode(forColumn: "immature"),
-            trustedPending: try row.decode(forColumn: "trusted_pending"),
-            untrustedPending: try row.decode(forColumn: "untrusted_pending"),
-            confirmed: try row.decode(forColumn: "confirmed"))
-        lastUpdated = try row.decode(forColumn: "last_updated")
+        self.init(
+            source: try row.decode(forColumn: "source"),
+            balance: OnchainBalance(
+                total: try row.decode(forColumn: "total"),
+                trustedSpendable: try row.decode(forColumn: "trusted_spendable"),
+                immature: try row.decode(forColumn: "immature"),
+                trustedPending: try row.decode(forColumn: "trusted_pending"),
+                untrustedPending: try row.decode(forColumn: "untrusted_pending"),
+                confirmed: try row.decode(forColumn: "confirmed")),
+            lastUpdated: try row.decode(forColumn: "last_updated"))
     }
 
     public func encode(to container: inout PersistenceContainer) {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import WalletWatchCore
 import WalletWatchEngine
-import WalletWatchStore
+import WalletWatchPresentation
 
 struct AllocateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -45,7 +45,7 @@ struct AllocateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try CommandContext.load(global)
-        let overview = try context.engine.allocate(asset: asset, assignments: try parsedAssignments())
+        let overview = try context.engine.allocations.allocate(asset: asset, assignments: try parsedAssignments())
         if output.json {
             Output.json(AssetDocument.detail(overview))
         } else {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import WalletWatchCore
 import WalletWatchEngine
-import WalletWatchStore
+import WalletWatchPresentation
 
 struct AssetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,9 +29,9 @@ struct AssetCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let asset = try context.engine.addManualAsset(name: name, currency: try Currency(code: currency))
+            let asset = try context.engine.ledger.addManualAsset(name: name, currency: try Currency(code: currency))
             if output.json {
-                Output.json(AssetDocument.detail(try context.database.assetOverview(named: asset.name)))
+                Output.json(AssetDocument.detail(try context.engine.ledger.assetOverview(named: asset.name)))
             } else {
                 Output.line("added manual asset '\(asset.name)' in \(asset.currency.code)")
             }
@@ -48,7 +48,7 @@ struct AssetCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let overviews = try context.database.assetOverviews()
+            let overviews = try context.engine.ledger.assetOverviews()
             if output.json {
                 Output.json(.array(overviews.map { AssetDocument.listItem($0, now: context.now) }))
                 return
@@ -66,10 +66,10 @@ struct AssetCommand: AsyncParsableCommand {
                     Display.money(overview.balance.counted, asset.currency),
                     overview.balance.pending == 0 ? "-" : Display.money(overview.balance.pending, asset.currency),
                     Display.money(overview.summary.unallocated, asset.currency),
-                    overview.balance.lastUpdated.map { Display.time($0, context.engine.displayTimeZone) } ?? "-",
+                    overview.balance.lastUpdated.map { Display.time($0, context.engine.preferences.displayTimeZone) } ?? "-",
                 ])
             }
-            Output.line(table.render())
+            Output.lines(table.render())
         }
     }
 
@@ -91,7 +91,7 @@ struct AssetCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let overview = try context.database.assetOverview(named: name)
+            let overview = try context.engine.ledger.assetOverview(named: name)
             if output.json {
                 Output.json(AssetDocument.detail(overview))
                 return
@@ -117,8 +117,7 @@ struct AssetCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let asset = try context.database.asset(named: name)
-            let entries = try context.database.allocationHistory(assetName: name)
+            let (asset, entries) = try context.engine.allocations.history(asset: name)
             if output.json {
                 Output.json(.array(entries.map { entry in
                     .object([
@@ -134,10 +133,10 @@ struct AssetCommand: AsyncParsableCommand {
             }
             var table = TextTable([.init("TIME"), .init("GOAL"), .init("TARGET", .right), .init("BY"), .init("TXID")])
             for entry in entries {
-                table.add([Display.time(entry.timestamp, context.engine.displayTimeZone), entry.goal,
+                table.add([Display.time(entry.timestamp, context.engine.preferences.displayTimeZone), entry.goal,
                            Display.money(entry.amount, asset.currency), entry.reason.rawValue, entry.txid ?? ""])
             }
-            Output.line(table.render())
+            Output.lines(table.render())
         }
     }
 
@@ -164,7 +163,7 @@ struct AssetCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let asset = try context.engine.editAsset(named: name, newName: newName, newCurrency: try currency.map { try Currency(code: $0) })
+            let asset = try context.engine.ledger.editAsset(named: name, newName: newName, newCurrency: try currency.map { try Currency(code: $0) })
             Output.line("asset '\(asset.name)' in \(asset.currency.code)")
         }
     }
@@ -194,6 +193,6 @@ enum AssetOutput {
             ])
         }
         Output.line()
-        Output.line(table.render())
+        Output.lines(table.render())
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchPresentation
 
 struct BalanceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,7 +25,7 @@ struct BalanceCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try CommandContext.load(global)
-        let report = try await context.engine.balances(refresh: refresh)
+        let report = try await context.engine.balances.current(refresh: refresh)
         for warning in report.warnings { Output.warning(warning) }
         if output.json {
             Output.json(BalanceDocument.json(report))
@@ -49,6 +50,6 @@ struct BalanceCommand: AsyncParsableCommand {
                 balance.lastUpdated.map { Display.age(seconds: report.now.seconds(since: $0)) } ?? "-", from,
             ])
         }
-        Output.line(table.render())
+        Output.lines(table.render())
     }
 }

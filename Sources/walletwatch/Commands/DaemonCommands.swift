@@ -5,6 +5,7 @@ import Logging
 import ServiceLifecycle
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchPresentation
 import WalletWatchWeb
 
 struct RunCommand: AsyncParsableCommand {
@@ -45,7 +46,10 @@ struct ServeCommand: AsyncParsableCommand {
             /metrics (Prometheus), /healthz. It listens on 127.0.0.1:8477 unless --listen or
             [serve] listen says otherwise; off loopback it refuses to start without
             [serve] token_file, and then every route but /healthz needs
-            Authorization: Bearer <token> (browsers: open /?token=<token> once).
+            Authorization: Bearer <token> (browsers: open /?token=<token> once; the
+            cookie it sets lasts until serve restarts). Without a token, only requests for
+            127.0.0.1, localhost or [::1] are answered (421 otherwise): no other web site can
+            read the view through a name of its own pointed at this machine.
 
             Examples:
               walletwatch serve
@@ -63,7 +67,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard let address = ListenAddress(text) else {
             throw UsageError("--listen '\(text)' is not host:port; write it like 127.0.0.1:8477")
         }
-        let token = try context.config.serve.tokenFile.map { try Self.readToken($0) }
+        let token = try context.config.serve.tokenFile.map { path in
+            context.engine.secretFiles.check(path, what: "[serve] token_file")
+            return try Self.readToken(path)
+        }
         if !address.isLoopback && token == nil {
             throw Refusal("refusing to listen on \(address) without a token: anyone on the network could read your finances; set [serve] token_file in \(context.config.file ?? "the config"), or listen on 127.0.0.1")
         }

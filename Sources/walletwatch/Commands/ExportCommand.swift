@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchPresentation
 
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,9 +38,9 @@ struct ExportCommand: AsyncParsableCommand {
             guard let kind = CSVExportKind(rawValue: what) else {
                 throw UsageError("--what '\(what)' is not accepted; use \(CSVExportKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            let (text, rows) = try CommandContext.load(global).engine.exportCSV(kind)
+            let (text, rows) = try CommandContext.load(global).engine.reports.exportCSV(kind)
             guard let file else {
-                FileHandle.standardOutput.write(Data(text.utf8))
+                Output.data(text)
                 return
             }
             try PrivateFile.write(text, to: file)

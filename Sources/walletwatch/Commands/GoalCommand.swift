@@ -1,7 +1,7 @@
 import ArgumentParser
 import WalletWatchCore
 import WalletWatchEngine
-import WalletWatchStore
+import WalletWatchPresentation
 
 struct GoalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,7 +41,7 @@ struct GoalCommand: AsyncParsableCommand {
                 guard let day = Day(text) else { throw UsageError("--deadline '\(text)' is not a date; write it like 2027-06-30") }
                 return day
             }
-            let goal = try context.engine.addGoal(name: name, currency: currency, target: target, deadline: deadline)
+            let goal = try context.engine.goals.add(name: name, currency: currency, target: target, deadline: deadline)
             if let deadline, deadline < context.now.day {
                 Output.warning("the deadline \(deadline) has passed; planning counts the current month as the last one")
             }
@@ -63,8 +63,8 @@ struct GoalCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let overviews = try context.database.goalOverviews()
-            let (progress, warnings) = await context.engine.goalProgress(overviews)
+            let overviews = try context.engine.goals.overviews()
+            let (progress, warnings) = await context.engine.goals.progress(overviews)
             for warning in warnings { Output.warning(warning) }
             if output.json {
                 Output.json(.array(overviews.map { GoalDocument.json($0, progress: progress[$0.goal.id!]!) }))
@@ -86,7 +86,7 @@ struct GoalCommand: AsyncParsableCommand {
                            progress.distance.map { Display.money(max(0, $0), goal.currency) } ?? Display.noRate,
                            goal.deadline?.description ?? "-", goal.status.rawValue])
             }
-            Output.line(table.render())
+            Output.lines(table.render())
             GoalOutput.warnAboutMissingRates(Array(progress.values))
         }
     }
@@ -120,7 +120,7 @@ struct GoalCommand: AsyncParsableCommand {
         @Argument(help: "The goal's name.") var name: String
 
         func run() async throws {
-            let goal = try CommandContext.load(global).engine.cancelGoal(named: name)
+            let goal = try CommandContext.load(global).engine.goals.cancel(named: name)
             Output.line("cancelled goal '\(goal.name)'; its allocations are free again")
         }
     }
@@ -133,7 +133,7 @@ struct GoalCommand: AsyncParsableCommand {
         @Argument(help: "The goal's name.") var name: String
 
         func run() async throws {
-            let goal = try CommandContext.load(global).engine.finishGoal(named: name)
+            let goal = try CommandContext.load(global).engine.goals.finish(named: name)
             Output.line("finished goal '\(goal.name)'; its allocations are kept as spent")
         }
     }
@@ -146,7 +146,7 @@ struct GoalCommand: AsyncParsableCommand {
         @Argument(help: "The goal's name.") var name: String
 
         func run() async throws {
-            let goal = try CommandContext.load(global).engine.deleteGoal(named: name)
+            let goal = try CommandContext.load(global).engine.goals.delete(named: name)
             Output.line("deleted goal '\(goal.name)'")
         }
     }
@@ -155,8 +155,8 @@ struct GoalCommand: AsyncParsableCommand {
 /// Shared output of `goal show` (also printed by `goal add --json`).
 enum GoalOutput {
     static func show(_ name: String, context: CommandContext, json: Bool) async throws {
-        let overview = try context.database.goalOverview(named: name)
-        let (all, warnings) = await context.engine.goalProgress([overview])
+        let overview = try context.engine.goals.overview(named: name)
+        let (all, warnings) = await context.engine.goals.progress([overview])
         for warning in warnings { Output.warning(warning) }
         let progress = all[overview.goal.id!]!
         if json {
@@ -179,7 +179,7 @@ enum GoalOutput {
                            Display.money(share.funded, share.asset.currency)])
             }
             Output.line()
-            Output.line(table.render())
+            Output.lines(table.render())
         }
         warnAboutMissingRates([progress])
     }

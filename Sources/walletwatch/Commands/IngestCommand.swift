@@ -1,6 +1,7 @@
 import ArgumentParser
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchPresentation
 
 struct IngestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,7 +27,7 @@ struct IngestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try CommandContext.load(global)
-        let reports = try await context.engine.ingest(sources: sources, full: full)
+        let reports = try await context.engine.ingestor.ingest(sources: sources, full: full)
         for report in reports {
             for warning in report.warnings { Output.warning("source '\(report.source)': \(warning)") }
         }
@@ -41,7 +42,7 @@ struct IngestCommand: AsyncParsableCommand {
                 table.add([report.source, report.ok ? "ok" : "failed", "\(report.counts.new)", "\(report.counts.updated)",
                            "\(report.counts.dropped)", "\(report.counts.autoAllocated)", "\(report.duration.milliseconds) ms"])
             }
-            Output.line(table.render())
+            Output.lines(table.render())
         }
         let failed = reports.filter { !$0.ok }
         for report in failed { Output.error(report.error ?? "source '\(report.source)' failed") }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import WalletWatchCore
 import WalletWatchEngine
-import WalletWatchStore
+import WalletWatchPresentation
 
 struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import Foundation
 import ArgumentParser
 import WalletWatchCore
 import WalletWatchEngine
-import WalletWatchStore
+import WalletWatchPresentation
 
 struct MonthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,7 +46,7 @@ struct MonthCommand: AsyncParsableCommand {
             func run() async throws {
                 let context = try CommandContext.load(global)
                 let month = try month.resolve(context)
-                let plan = try await context.engine.plan(for: month)
+                let plan = try await context.engine.month.plan(for: month)
                 for warning in plan.warnings { Output.warning(warning) }
                 if output.json {
                     Output.json(MonthDocument.plan(plan.lines))
@@ -63,9 +63,9 @@ struct MonthCommand: AsyncParsableCommand {
                     table.add([line.goal.name, money(line.plan.required), line.plan.custom.map(money) ?? "-", money(line.planned),
                                line.plan.skipped ? "skipped" : ""])
                 }
-                Output.line(table.render())
-                if let budget = try context.engine.monthlyBudget() {
-                    let rates = await context.engine.rates(for: Set(plan.lines.map { CurrencyPair(base: $0.goal.currency, quote: budget.currency) }))
+                Output.lines(table.render())
+                if let budget = try context.engine.preferences.monthlyBudget() {
+                    let rates = await context.engine.rates.current(for: Set(plan.lines.map { CurrencyPair(base: $0.goal.currency, quote: budget.currency) }))
                     var total: Int64 = 0
                     for line in plan.lines {
                         total += rates.table.convert(Money(minorUnits: line.planned, currency: line.goal.currency), to: budget.currency)?.minorUnits ?? 0
@@ -88,7 +88,7 @@ struct MonthCommand: AsyncParsableCommand {
             func run() async throws {
                 let context = try CommandContext.load(global)
                 let month = try month.resolve(context)
-                let goal = try context.engine.setPlannedAmount(goal: goal, amount: amount, month: month)
+                let goal = try context.engine.month.setPlannedAmount(goal: goal, amount: amount, month: month)
                 Output.line("planned \(amount) \(goal.currency.code) for '\(goal.name)' in \(month)")
             }
         }
@@ -103,7 +103,7 @@ struct MonthCommand: AsyncParsableCommand {
             func run() async throws {
                 let context = try CommandContext.load(global)
                 let month = try month.resolve(context)
-                let goal = try context.engine.skipGoal(goal, month: month)
+                let goal = try context.engine.month.skipGoal(goal, month: month)
                 Output.line("skipped '\(goal.name)' in \(month)")
             }
         }
@@ -118,7 +118,7 @@ struct MonthCommand: AsyncParsableCommand {
             func run() async throws {
                 let context = try CommandContext.load(global)
                 let month = try month.resolve(context)
-                let goal = try context.engine.resetPlan(goal: goal, month: month)
+                let goal = try context.engine.month.resetPlan(goal: goal, month: month)
                 Output.line("'\(goal.name)' is back to its required amount in \(month)")
             }
         }
@@ -136,9 +136,9 @@ struct MonthCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let report = try await context.engine.startMonth()
+            let report = try await context.engine.month.start()
             for warning in report.warnings { Output.warning(warning) }
-            let zone = context.engine.displayTimeZone
+            let zone = context.engine.preferences.displayTimeZone
             Output.line("started \(report.record.month) at \(report.record.startedAt.map { Display.time($0, zone) } ?? "?")"
                         + (report.record.canUndoUntil.map { "; `walletwatch month undo-start` is possible until \(Display.time($0, zone))" } ?? ""))
         }
@@ -162,12 +162,12 @@ struct MonthCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let status = try await context.engine.monthStatus(month: try month.explicit(), currency: try currency.map { try Currency(code: $0) })
+            let status = try await context.engine.month.status(month: try month.explicit(), currency: try currency.map { try Currency(code: $0) })
             for warning in status.warnings { Output.warning(warning) }
             if output.json {
                 Output.json(MonthDocument.status(status))
             } else {
-                Output.line(MonthOutput.render(status, zone: context.engine.displayTimeZone, now: context.now))
+                Output.lines(MonthOutput.render(status, zone: context.engine.preferences.displayTimeZone, now: context.now))
             }
         }
     }
@@ -194,7 +194,7 @@ struct MonthCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let suggestion = try await context.engine.closeGoal(goal, asset: asset, apply: apply)
+            let suggestion = try await context.engine.closeGoal.suggest(goal, asset: asset, apply: apply)
             if let warning = suggestion.warning { Output.warning(warning) }
             if output.json {
                 Output.json(MonthDocument.closeGoal(suggestion))
@@ -212,13 +212,13 @@ struct MonthCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let (record, status) = try await context.engine.completeMonth()
+            let (record, status) = try await context.engine.month.complete()
             if output.json {
                 Output.json(MonthDocument.status(status))
                 return
             }
-            Output.line("completed \(record.month)" + (record.canUndoUntil.map { "; `walletwatch month undo-complete` is possible until \(Display.time($0, context.engine.displayTimeZone))" } ?? ""))
-            Output.line(MonthOutput.render(status, zone: context.engine.displayTimeZone, now: context.now))
+            Output.line("completed \(record.month)" + (record.canUndoUntil.map { "; `walletwatch month undo-complete` is possible until \(Display.time($0, context.engine.preferences.displayTimeZone))" } ?? ""))
+            Output.lines(MonthOutput.render(status, zone: context.engine.preferences.displayTimeZone, now: context.now))
         }
     }
 
@@ -228,7 +228,7 @@ struct MonthCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let record = try CommandContext.load(global).engine.undoStartMonth()
+            let record = try CommandContext.load(global).engine.month.undoStart()
             Output.line("\(record.month) is back to draft; its plan can change again")
         }
     }
@@ -240,7 +240,7 @@ struct MonthCommand: AsyncParsableCommand {
         @OptionGroup var month: MonthOption
 
         func run() async throws {
-            let record = try CommandContext.load(global).engine.undoCompleteMonth(try month.explicit())
+            let record = try CommandContext.load(global).engine.month.undoComplete(try month.explicit())
             Output.line("\(record.month) is executing again")
         }
     }
@@ -251,7 +251,7 @@ struct MonthCommand: AsyncParsableCommand {
         @OptionGroup var output: JSONOption
 
         func run() async throws {
-            let months = try CommandContext.load(global).database.closedMonths()
+            let months = try CommandContext.load(global).engine.month.history()
             if output.json {
                 Output.json(MonthDocument.history(months))
                 return
@@ -267,7 +267,7 @@ struct MonthCommand: AsyncParsableCommand {
                                Display.money(goal.contributed, goal.currency), Display.money(goal.remaining, goal.currency)])
                 }
             }
-            Output.line(table.render())
+            Output.lines(table.render())
         }
     }
 }
@@ -291,7 +291,7 @@ struct MonthOption: ParsableArguments {
 
 /// The month views as text.
 enum MonthOutput {
-    static func render(_ status: MonthStatus, zone: TimeZone, now: Instant) -> String {
+    static func render(_ status: MonthStatus, zone: TimeZone, now: Instant) -> [String] {
         var lines: [String] = []
         var header = "\(status.month) \(status.state.rawValue)"
         if let started = status.startedAt { header += " since \(Display.time(started, zone))" }
@@ -300,7 +300,7 @@ enum MonthOutput {
         lines.append(header)
         if status.goals.isEmpty {
             lines.append("no goals in this month's plan")
-            return lines.joined(separator: "\n")
+            return lines
         }
         var table = TextTable([.init("GOAL"), .init("PLANNED", .right), .init("CONTRIBUTED", .right), .init("REMAINING", .right),
                                .init("IN \(status.displayCurrency.code)", .right), .init("")])
@@ -313,8 +313,8 @@ enum MonthOutput {
         let total = { (minor: Int64?) in minor.map { Display.money($0, status.displayCurrency) } ?? "no rate" }
         table.add(["TOTAL", total(status.plannedDisplay), total(status.contributedDisplay), total(status.remainingDisplay), "",
                    ProgressBar.render(status.contributedDisplay ?? 0, of: status.plannedDisplay ?? 0, width: 20)])
-        lines.append(table.render())
-        return lines.joined(separator: "\n")
+        lines.append(contentsOf: table.render())
+        return lines
     }
 
     static func render(_ suggestion: CloseGoalSuggestion) -> String {

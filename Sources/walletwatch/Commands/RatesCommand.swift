@@ -1,6 +1,7 @@
 import ArgumentParser
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchPresentation
 
 struct RatesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,12 +29,13 @@ struct RatesCommand: AsyncParsableCommand {
     func run() async throws {
         let context = try CommandContext.load(global)
         let engine = context.engine
-        let configured = Set(try [engine.displayCurrency()] + engine.config.rates.currencies)
+        let configured = Set(try [engine.preferences.displayCurrency()] + engine.config.rates.currencies)
             .filter { $0 != .btc }.map { CurrencyPair(base: .btc, quote: $0) }
-        let state = await engine.rates(for: Set(configured), refresh: refresh ? .always : .ifNeeded)
+        let state = await engine.rates.current(for: Set(configured), refresh: refresh ? .always : .ifNeeded)
         // Asked to refresh with nothing stored to fall back on: that is the error (exit 1), in
         // one `error:` line like every other.
         if refresh && state.table.rates.isEmpty, let reason = state.warnings.first {
+            for warning in state.warnings.dropFirst() { Output.warning(warning) }
             throw RateUnavailable(reason)
         }
         for warning in state.warnings { Output.warning(warning) }
@@ -47,10 +49,10 @@ struct RatesCommand: AsyncParsableCommand {
         }
         var table = TextTable([.init("PAIR"), .init("RATE", .right), .init("FETCHED"), .init("PROVIDER"), .init("STALE")])
         for rate in state.table.rates.values.sorted(by: { $0.pair < $1.pair }) {
-            table.add([rate.pair.description, "\(rate.rate)", Display.time(rate.fetchedAt, engine.displayTimeZone), rate.provider,
+            table.add([rate.pair.description, "\(rate.rate)", Display.time(rate.fetchedAt, engine.preferences.displayTimeZone), rate.provider,
                        state.table.now.seconds(since: rate.fetchedAt) > state.table.maxAgeSeconds ? "yes" : "no"])
         }
-        Output.line(table.render())
+        Output.lines(table.render())
     }
 }
 
@@ -72,14 +74,14 @@ struct SettingsCommand: AsyncParsableCommand {
         @OptionGroup var output: JSONOption
 
         func run() async throws {
-            let settings = try CommandContext.load(global).engine.settingsList()
+            let settings = try CommandContext.load(global).engine.preferences.list()
             if output.json {
                 Output.json(.object(settings.map { JSONValue.Member($0.key.rawValue, .string($0.value)) }))
                 return
             }
             var table = TextTable([.init("KEY"), .init("VALUE"), .init("")])
             for setting in settings { table.add([setting.key.rawValue, setting.value ?? "-", setting.isDefault ? "(default)" : ""]) }
-            Output.line(table.render())
+            Output.lines(table.render())
         }
     }
 
@@ -89,7 +91,7 @@ struct SettingsCommand: AsyncParsableCommand {
         @Argument(help: "The key.") var key: String
 
         func run() async throws {
-            Output.line(try CommandContext.load(global).engine.settingValue(key) ?? "")
+            Output.line(try CommandContext.load(global).engine.preferences.value(key) ?? "")
         }
     }
 
@@ -108,7 +110,7 @@ struct SettingsCommand: AsyncParsableCommand {
         @Argument(help: "The value.") var value: String
 
         func run() async throws {
-            let stored = try CommandContext.load(global).engine.setSetting(key, value)
+            let stored = try CommandContext.load(global).engine.preferences.set(key, value)
             Output.line("\(key) = \(stored)")
         }
     }
@@ -119,7 +121,7 @@ struct SettingsCommand: AsyncParsableCommand {
         @Argument(help: "The key.") var key: String
 
         func run() async throws {
-            try CommandContext.load(global).engine.unsetSetting(key)
+            try CommandContext.load(global).engine.preferences.unset(key)
             Output.line("\(key) is back to its default")
         }
     }

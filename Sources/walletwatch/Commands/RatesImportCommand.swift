@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchPresentation
 
 extension RatesCommand {
     struct Import: AsyncParsableCommand {
@@ -39,7 +40,7 @@ extension RatesCommand {
         func run() async throws {
             let context = try CommandContext.load(global)
             let text = try InputFile.text(file)
-            let (result, rates) = try context.engine.importRates(csv: text, source: file, replace: replace)
+            let (result, rates) = try context.engine.rates.importCSV( text, source: file, replace: replace)
             let pairs = Set(rates.map(\.pair)).sorted().map(\.description)
             let first = rates.map(\.instant).min()!, last = rates.map(\.instant).max()!
             if output.json {

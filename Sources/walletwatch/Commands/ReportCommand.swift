@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchPresentation
 
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -48,7 +49,7 @@ struct ReportCommand: AsyncParsableCommand {
         }
         if timelineKind != nil && !output.json { throw UsageError("--timeline adds to the JSON document; pass --json too") }
         let context = try CommandContext.load(global)
-        let report = try await context.engine.portfolioReport(assetName: asset, currency: currency.map { try Currency(code: $0) })
+        let report = try await context.engine.reports.portfolio(assetName: asset, currency: currency.map { try Currency(code: $0) })
         for warning in report.warnings { Output.warning(warning) }
         if let svg {
             try PrivateFile.write(PortfolioCharts(report).document, to: svg)
@@ -58,7 +59,7 @@ struct ReportCommand: AsyncParsableCommand {
             Output.json(ReportDocument.json(report, timeline: timelineKind))
             return
         }
-        ReportOutput.print(report, zone: context.engine.displayTimeZone)
+        ReportOutput.print(report, zone: context.engine.preferences.displayTimeZone)
     }
 }
 
@@ -82,7 +83,7 @@ enum ReportOutput {
         let anyMissing = report.assets.contains { $0.figures.missingPrice != nil }
         table.add(["Total", "", money(total.value), "", money(total.costBasis), money(total.unrealizedGain), money(total.realizedGain),
                    total.timeWeightedReturn == nil && anyMissing ? "no rate" : percent(total.timeWeightedReturn)])
-        Output.line(table.render())
+        Output.lines(table.render())
         guard !report.goals.isEmpty else { return }
         var goals = TextTable([.init("GOAL"), .init("FUNDED", .right), .init("TARGET", .right), .init("ACHIEVED", .right),
                                .init("DISTANCE", .right), .init("REACHED")])
@@ -96,6 +97,6 @@ enum ReportOutput {
                        progress.reached.map { $0 ? "yes" : "no" } ?? Display.noRate])
         }
         Output.line()
-        Output.line(goals.render())
+        Output.lines(goals.render())
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import WalletWatchCore
 import WalletWatchEngine
-import WalletWatchStore
+import WalletWatchPresentation
 
 struct TagCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,7 +27,7 @@ struct TagCommand: AsyncParsableCommand {
         @Option(help: "One emoji.") var emoji: String?
 
         func run() async throws {
-            let tag = try CommandContext.load(global).engine.createTag(name: name, color: color, emoji: emoji)
+            let tag = try CommandContext.load(global).engine.tags.create(name: name, color: color, emoji: emoji)
             Output.line("created tag \(TagOutput.label(tag))")
         }
     }
@@ -45,7 +45,7 @@ struct TagCommand: AsyncParsableCommand {
         @OptionGroup var output: JSONOption
 
         func run() async throws {
-            let summaries = try CommandContext.load(global).database.tagSummaries()
+            let summaries = try CommandContext.load(global).engine.tags.summaries()
             if output.json {
                 Output.json(.array(summaries.map { summary in
                     .object([
@@ -65,7 +65,7 @@ struct TagCommand: AsyncParsableCommand {
                 table.add([TagOutput.label(summary.tag), summary.tag.colorHex ?? "-", "\(summary.transactions)",
                            "\(summary.waiting)", summary.tag.isActive ? "yes" : "no"])
             }
-            Output.line(table.render())
+            Output.lines(table.render())
         }
     }
 
@@ -88,7 +88,7 @@ struct TagCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let created = try CommandContext.load(global).engine.tag(txid: txid, with: tags)
+            let created = try CommandContext.load(global).engine.tags.tag(txid: txid, with: tags)
             for name in created { Output.line("created tag \(name)") }
             Output.line("tagged \(txid): \(tags.joined(separator: ", "))")
         }
@@ -107,7 +107,7 @@ struct TagCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let absent = try CommandContext.load(global).database.untagTransaction(txid: txid, tags: tags)
+            let absent = try CommandContext.load(global).engine.tags.untag(txid: txid, tags: tags)
             for name in absent { Output.warning("\(txid) did not carry tag '\(name)'") }
             Output.line("untagged \(txid)")
         }
@@ -122,7 +122,7 @@ struct TagCommand: AsyncParsableCommand {
         @Argument(help: "The new name.") var new: String
 
         func run() async throws {
-            let tag = try CommandContext.load(global).engine.renameTag(old, to: new)
+            let tag = try CommandContext.load(global).engine.tags.rename(old, to: new)
             Output.line("renamed tag '\(old)' to \(TagOutput.label(tag))")
         }
     }
@@ -133,7 +133,7 @@ struct TagCommand: AsyncParsableCommand {
         @Argument(help: "The tag's name.") var name: String
 
         func run() async throws {
-            let tag = try CommandContext.load(global).database.setTag(name, active: true)
+            let tag = try CommandContext.load(global).engine.tags.setActive(name, true)
             Output.line("tag \(TagOutput.label(tag)) is active")
         }
     }
@@ -146,7 +146,7 @@ struct TagCommand: AsyncParsableCommand {
         @Argument(help: "The tag's name.") var name: String
 
         func run() async throws {
-            let tag = try CommandContext.load(global).database.setTag(name, active: false)
+            let tag = try CommandContext.load(global).engine.tags.setActive(name, false)
             Output.line("tag \(TagOutput.label(tag)) is deactivated; it stays on its transactions")
         }
     }
@@ -159,7 +159,7 @@ struct TagCommand: AsyncParsableCommand {
         @Argument(help: "The tag's name.") var name: String
 
         func run() async throws {
-            let (tag, count) = try CommandContext.load(global).database.deleteTag(name)
+            let (tag, count) = try CommandContext.load(global).engine.tags.delete(name)
             Output.line("deleted tag '\(tag.name)' from \(count) transaction(s)")
         }
     }
@@ -186,14 +186,13 @@ struct TagCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let labels = try CommandContext.load(global).database.labels()
-            let text = BIP329.export(labels)
+            let (text, count) = try CommandContext.load(global).engine.tags.exportLabels()
             guard let file else {
-                FileHandle.standardOutput.write(Data(text.utf8))
+                Output.data(text)
                 return
             }
             try PrivateFile.write(text, to: file)
-            Output.standardError("exported \(labels.count) labelled transaction(s) to \(file)")
+            Output.standardError("exported \(count) labelled transaction(s) to \(file)")
         }
     }
 
@@ -203,8 +202,11 @@ struct TagCommand: AsyncParsableCommand {
             discussion: """
                 `tx` records become tags (labels split on commas); missing tags are created; labels
                 for txids not ingested yet are kept and apply when those transactions arrive.
-                Records of other types are skipped and counted. A file with malformed lines imports
-                nothing (exit 65, naming the lines) unless --skip-invalid is given.
+                Records of other types (addr, pubkey, input, output, xpub, spscan, and types
+                BIP-329 does not define) are skipped and counted by type; `origin` and `spendable`
+                are not kept. A tag longer than 64 characters is cut to 64, with a warning. A file
+                with malformed lines imports nothing (exit 65, naming the lines) unless
+                --skip-invalid is given.
 
                 Examples:
                   walletwatch tag import sparrow-labels.jsonl
@@ -224,18 +226,34 @@ struct TagCommand: AsyncParsableCommand {
                 throw Refusal("\(parsed.invalid.count) malformed line(s) in \(file), nothing imported (\(lines)\(parsed.invalid.count > 5 ? "; ..." : "")); fix them or pass --skip-invalid")
             }
             for invalid in parsed.invalid { Output.warning("skipped line \(invalid.line) of \(file): \(invalid.reason)") }
-            let result = try context.engine.importLabels(parsed)
+            for cut in parsed.truncated {
+                Output.warning("line \(cut.line) of \(file): tag '\(cut.label.prefix(20))…' (\(cut.label.count) characters) cut to the first \(Name.maximumLength)")
+            }
+            let result = try context.engine.tags.importLabels(parsed)
             if output.json {
                 Output.json(.object([
                     "assigned": .int(Int64(result.assigned)), "created_tags": .array(result.createdTags.map(JSONValue.string)),
-                    "waiting": .int(Int64(result.waiting)), "other_types_skipped": .int(Int64(parsed.otherTypes)),
+                    "waiting": .int(Int64(result.waiting)), "tx_records": .int(Int64(parsed.txRecords)),
+                    "unlabelled_tx_records": .int(Int64(parsed.unlabelled)),
+                    "other_types_skipped": .int(Int64(parsed.otherTypes)),
+                    "skipped_types": .object(parsed.skippedTypes.sorted { $0.key < $1.key }.map { JSONValue.Member($0.key, .int(Int64($0.value))) }),
+                    "truncated_tags": .int(Int64(parsed.truncated.count)),
                     "invalid_lines": .array(parsed.invalid.map { .int(Int64($0.line)) }),
                     "inactive_tags_skipped": .int(Int64(result.inactiveSkipped)),
                 ]))
                 return
             }
             Output.line("imported \(result.assigned) label(s) on \(parsed.labels.count) txid(s); created \(result.createdTags.count) tag(s); \(result.waiting) wait for transactions not ingested yet")
-            if parsed.otherTypes > 0 { Output.line("skipped \(parsed.otherTypes) record(s) of other types (addr, input, output, ...)") }
+            let used = parsed.skippedTypes.filter { BIP329.definedTypes.contains($0.key) }
+            let undefined = parsed.skippedTypes.filter { !BIP329.definedTypes.contains($0.key) }
+            let counts = { (types: [String: Int]) in types.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") }
+            if !used.isEmpty {
+                Output.line("skipped \(used.values.reduce(0, +)) record(s) of types walletwatch does not use: \(counts(used))")
+            }
+            if !undefined.isEmpty {
+                Output.line("skipped \(undefined.values.reduce(0, +)) record(s) of types BIP-329 does not define: \(counts(undefined))")
+            }
+            if parsed.unlabelled > 0 { Output.line("left \(parsed.unlabelled) tx record(s) without a label as they were") }
             if result.inactiveSkipped > 0 { Output.line("skipped \(result.inactiveSkipped) label(s) naming deactivated tags") }
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import ArgumentParser
 import WalletWatchCore
 import WalletWatchEngine
-import WalletWatchStore
+import WalletWatchPresentation
 
 struct TxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -43,8 +43,8 @@ struct TxCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let zone = context.engine.displayTimeZone
-            let listing = try context.engine.addTransaction(
+            let zone = context.engine.preferences.displayTimeZone
+            let listing = try context.engine.ledger.addTransaction(
                 asset: asset, amount: try AmountArgument.single(amount),
                 date: try date.map { try TimeInput.parse($0, zone: zone, option: "--date") }, note: note)
             if output.json {
@@ -84,12 +84,12 @@ struct TxCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let zone = context.engine.displayTimeZone
+            let zone = context.engine.preferences.displayTimeZone
             let edit = ManualTransactionEdit(
                 amount: amount,
                 date: try date.map { try TimeInput.parse($0, zone: zone, option: "--date") },
                 note: clearNote ? .some(nil) : note.map { .some($0) })
-            let listing = try context.engine.editTransaction(txid: txid, edit: edit)
+            let listing = try context.engine.ledger.editTransaction(txid: txid, edit: edit)
             if output.json {
                 Output.json(TransactionDocument.json(listing, detailed: true))
             } else {
@@ -114,7 +114,7 @@ struct TxCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let listing = try context.engine.deleteTransaction(txid: txid)
+            let listing = try context.engine.ledger.deleteTransaction(txid: txid)
             if output.json {
                 Output.json(TransactionDocument.json(listing, detailed: true))
             } else {
@@ -154,19 +154,19 @@ struct TxCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let zone = context.engine.displayTimeZone
+            let zone = context.engine.preferences.displayTimeZone
             let filter = TransactionFilter(
                 asset: asset, tag: tag,
                 since: try since.map { try TimeInput.parse($0, zone: zone, option: "--since") },
                 until: try until.map { try TimeInput.parseEnd($0, zone: zone, option: "--until") },
                 status: status.flatMap(TransactionStatus.init(rawValue:)), limit: limit)
-            let listings = try context.database.transactions(filter)
+            let listings = try context.engine.ledger.transactions(filter)
             if output.json {
                 Output.json(.array(listings.map { TransactionDocument.json($0) }))
             } else if listings.isEmpty {
                 Output.line("no transactions")
             } else {
-                Output.line(TransactionTable.render(listings, zone: zone))
+                Output.lines(TransactionTable.render(listings, zone: zone))
             }
         }
     }
@@ -182,7 +182,7 @@ struct TxCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let listings = try context.database.transactions(txid: txid)
+            let listings = try context.engine.ledger.transactions(txid: txid)
             if output.json {
                 // One document: the row itself, or an array when the txid touches two assets.
                 Output.json(listings.count == 1
@@ -190,7 +190,7 @@ struct TxCommand: AsyncParsableCommand {
                     : .array(listings.map { TransactionDocument.json($0, detailed: true) }))
                 return
             }
-            let zone = context.engine.displayTimeZone
+            let zone = context.engine.preferences.displayTimeZone
             for (index, listing) in listings.enumerated() {
                 let tx = listing.transaction
                 if index > 0 { Output.line() }
@@ -228,7 +228,7 @@ enum AmountArgument {
 
 /// The transaction table of `tx list` (and the views' latest transactions).
 enum TransactionTable {
-    static func render(_ listings: [TransactionListing], zone: TimeZone) -> String {
+    static func render(_ listings: [TransactionListing], zone: TimeZone) -> [String] {
         var table = TextTable([.init("DATE"), .init("ASSET"), .init("AMOUNT", .right), .init("STATUS"),
                                .init("TYPE"), .init("TXID"), .init("TAGS")])
         for listing in listings {

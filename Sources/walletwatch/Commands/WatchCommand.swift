@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchPresentation
 
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,7 +29,7 @@ struct WatchCommand: AsyncParsableCommand {
         let context = try CommandContext.load(global)
         let engine = context.engine
         if once {
-            Output.line(TerminalDashboard.render(try await engine.dashboard(), width: Terminal.width() ?? 100))
+            Output.lines(TerminalDashboard.render(try await engine.liveView.dashboard(), width: Terminal.width() ?? 100))
             return
         }
         Signals.unblock()
@@ -37,12 +38,12 @@ struct WatchCommand: AsyncParsableCommand {
         defer { screen?.restore() }
         let events = WatchEvents(engine: engine, interactive: interactive)
         for await _ in events.stream {
-            let frame = TerminalDashboard.render(try await engine.dashboard(refreshRates: .never), width: Terminal.width() ?? 100)
+            let frame = TerminalDashboard.render(try await engine.liveView.dashboard(refreshRates: .never), width: Terminal.width() ?? 100)
             if let screen {
                 screen.draw(frame)
             } else {
                 // Unbuffered, so that a log or a pipe gets each frame when it is drawn.
-                FileHandle.standardOutput.write(Data((frame + "\n\n").utf8))
+                Output.frame(frame)
             }
         }
     }
@@ -60,7 +61,7 @@ final class WatchEvents: @unchecked Sendable {
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.stream = stream
         tasks.append(Task {
-            for await _ in engine.changes() { continuation.yield() }
+            for await _ in engine.liveView.changes() { continuation.yield() }
         })
         tasks.append(Task {
             while !Task.isCancelled {
@@ -70,7 +71,7 @@ final class WatchEvents: @unchecked Sendable {
         })
         tasks.append(Task {
             while !Task.isCancelled {
-                _ = try? await engine.monthStatus(refreshRates: .ifNeeded)
+                _ = try? await engine.month.status(refreshRates: .ifNeeded)
                 continuation.yield()
                 try? await Task.sleep(for: .seconds(engine.config.rates.maxAgeSeconds))
             }
@@ -109,24 +110,18 @@ final class FullScreen {
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON)
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
-        write("\u{1B}[?1049h\u{1B}[?25l")
+        Output.control(.enterFullScreen)
     }
 
-    func draw(_ frame: String) {
-        let lines = frame.split(separator: "\n", omittingEmptySubsequences: false)
-        let height = Terminal.height() ?? lines.count
-        write("\u{1B}[H\u{1B}[2J" + lines.prefix(height).joined(separator: "\r\n"))
+    func draw(_ lines: [String]) {
+        Output.screen(Array(lines.prefix(Terminal.height() ?? lines.count)))
     }
 
     func restore() {
         guard !restored else { return }
         restored = true
-        write("\u{1B}[?25h\u{1B}[?1049l")
+        Output.control(.leaveFullScreen)
         tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-    }
-
-    private func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
     }
 
     deinit { restore() }
@@ -149,7 +144,7 @@ extension UInt16 {
 
 /// The dashboard as text lines fitted to a width (the same figures as the web page).
 enum TerminalDashboard {
-    static func render(_ dashboard: Dashboard, width: Int) -> String {
+    static func render(_ dashboard: Dashboard, width: Int) -> [String] {
         let zone = TimeZone(identifier: dashboard.timeZone) ?? TimeZone(identifier: "UTC")!
         let status = dashboard.status
         var lines: [String] = []
@@ -173,7 +168,7 @@ enum TerminalDashboard {
         let total = { (minor: Int64?) in minor.map { Display.money($0, display) } ?? "no rate" }
         goals.add(["TOTAL (\(display.code))", ProgressBar.render(status.contributedDisplay ?? 0, of: status.plannedDisplay ?? 0, width: barWidth),
                    total(status.plannedDisplay), total(status.contributedDisplay), total(status.remainingDisplay)])
-        lines.append(status.goals.isEmpty ? "no goals in this month's plan" : goals.render())
+        lines.append(contentsOf: status.goals.isEmpty ? ["no goals in this month's plan"] : goals.render())
         lines.append("")
 
         var assets = TextTable([.init("ASSET"), .init("BALANCE", .right), .init("PENDING", .right), .init("AGE", .right)])
@@ -183,7 +178,7 @@ enum TerminalDashboard {
                         overview.balance.pending == 0 ? "-" : Display.money(overview.balance.pending, asset.currency),
                         overview.balance.lastUpdated.map { Display.age(seconds: dashboard.now.seconds(since: $0)) } ?? "-"])
         }
-        lines.append(assets.render())
+        lines.append(contentsOf: assets.render())
         lines.append("")
 
         for source in dashboard.sources {
@@ -203,12 +198,12 @@ enum TerminalDashboard {
             latest.add([Display.time(listing.transaction.date, zone), listing.assetName, listing.money.description,
                         listing.transaction.status.rawValue, listing.tags.joined(separator: ", ")])
         }
-        lines.append(dashboard.latest.isEmpty ? "no transactions yet" : latest.render())
-        return lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
-            .map { fit($0, width) }.joined(separator: "\n")
+        lines.append(contentsOf: dashboard.latest.isEmpty ? ["no transactions yet"] : latest.render())
+        return lines.map { fit($0, width) }
     }
 
-    /// A line cut to the terminal's width.
+    /// A line cut to the terminal's width, as ``Output`` will print it (a control character
+    /// takes the width of its escape).
     static func fit(_ line: String, _ width: Int) -> String {
         guard DisplayWidth.of(line) > width else { return line }
         var result = ""

@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchPresentation
 import WalletWatchNet
-import WalletWatchStore
 
 /// What a command runs with: the configuration, the open database and the clock, gathered into
 /// an ``Engine``. Only commands create these; the libraries are handed them.
@@ -11,7 +11,6 @@ struct CommandContext {
     let engine: Engine
 
     var config: AppConfig { engine.config }
-    var database: AppDatabase { engine.database }
     var now: Instant { engine.clock.now }
 
     /// Loads the config named by the global options (or found in the usual places), applies
@@ -23,13 +22,14 @@ struct CommandContext {
     static func load(_ options: GlobalOptions, label: String = "walletwatch", logLevel: Logger.Level = .critical) throws -> CommandContext {
         let config = try loadConfig(options)
         // Longer than any ingest can hold its write transaction (see AppDatabase.open).
-        let database = try AppDatabase.open(path: config.database,
-                                            busyTimeoutSeconds: AppDatabase.defaultBusyTimeoutSeconds + config.http.timeoutSeconds)
+        let storage = try Storage.open(path: config.database,
+                                       busyTimeoutSeconds: Storage.defaultBusyTimeoutSeconds + config.http.timeoutSeconds)
         let clock = try WallClock.fromEnvironment()
         var logger = Logger(label: label)
         logger.logLevel = LogSetup.configuredLevel ?? logLevel
         let http = CurlHTTPClient(configuration: httpConfiguration(config.http), logger: logger)
-        return CommandContext(engine: Engine(database: database, config: config, clock: clock, http: http, logger: logger))
+        return CommandContext(engine: Engine(storage: storage, config: config, clock: clock, http: http, logger: logger,
+                                             warn: { Output.warning($0) }))
     }
 
     /// The limits of `[http]`, and walletwatch's User-Agent.

@@ -1,6 +1,7 @@
 import Foundation
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchPresentation
 
 /// The CLI formats with the same functions as the web page.
 typealias Display = DisplayFormat

@@ -23,7 +23,7 @@ enum ErrorReport {
         let code = command.exitCode(for: error)
         if code == .success {
             // --help, help <command>, --version: ArgumentParser's text on stdout.
-            print(command.fullMessage(for: error))
+            Output.text(command.fullMessage(for: error))
             return 0
         }
         let message = command.message(for: error)
@@ -37,9 +37,11 @@ enum ErrorReport {
         return code
     }
 
-    /// The message on one line, starting in lower case like every walletwatch error.
+    /// The message on one line, starting in lower case like every walletwatch error. Only
+    /// line feeds break lines here: any other control character (a carriage return in a txid)
+    /// is part of what the message names, and ``Output`` shows it escaped.
     static func oneLine(_ message: String) -> String {
-        let lines = message.split(whereSeparator: \.isNewline)
+        let lines = message.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("Usage:") && !$0.hasPrefix("See '") && !$0.hasPrefix("Help:") }
         var text = lines.joined(separator: "; ")

@@ -10,7 +10,7 @@ enum LogSetup {
     static func bootstrap() {
         let configured = ProcessInfo.processInfo.environment[environmentKey].flatMap(Logger.Level.init(rawValue:))
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = EscapingLogHandler(StreamLogHandler.standardError(label: label))
             // Libraries' own loggers stay at info; each command's Logger sets its level (see CommandContext).
             handler.logLevel = configured ?? .info
             return handler

@@ -1,11 +1,22 @@
 import Foundation
+import Synchronization
 import WalletWatchCore
 
-/// Where commands print: data on stdout, warnings and errors on stderr.
+/// Where commands print: data on stdout, warnings and errors on stderr. Everything a command
+/// prints goes through here, and here every control character of a name, a note, a txid or an
+/// error text is shown as its escape (`\u{1b}`, see ``DisplaySafety``), so that a string stored
+/// from a hostile source cannot drive the user's terminal. A line is one line: a line break
+/// inside it is escaped too, so multi-line output (tables, frames) is handed over as lines.
+/// JSON is printed exactly: its encoder already writes every such character as `\uXXXX`.
 enum Output {
-    /// Prints a line on stdout.
+    /// Prints one line on stdout.
     static func line(_ text: String = "") {
-        print(text)
+        print(DisplaySafety.escaped(text))
+    }
+
+    /// Prints each of `lines` as one line on stdout.
+    static func lines(_ lines: [String]) {
+        for text in lines { line(text) }
     }
 
     /// Prints one JSON document on stdout.
@@ -13,17 +24,64 @@ enum Output {
         print(value.pretty)
     }
 
-    /// Prints `warning: ...` on stderr.
+    /// Prints a multi-line text whose line breaks are its own (ArgumentParser's help).
+    static func text(_ text: String) {
+        print(DisplaySafety.escaped(text, keepingLineBreaks: true))
+    }
+
+    /// Writes a data file to stdout (CSV, BIP-329 lines) byte for byte, as it would be written to
+    /// a file, so that a pipe gets the exact data; on a terminal it is shown escaped like any
+    /// other text, line breaks kept.
+    static func data(_ text: String) {
+        let shown = isatty(STDOUT_FILENO) == 1 ? DisplaySafety.escaped(text, keepingLineBreaks: true) : text
+        FileHandle.standardOutput.write(Data(shown.utf8))
+    }
+
+    /// Writes `lines` and a blank line to stdout at once, unbuffered (a frame of `watch` into a
+    /// pipe or a log).
+    static func frame(_ lines: [String]) {
+        FileHandle.standardOutput.write(Data((lines.map { DisplaySafety.escaped($0) }.joined(separator: "\n") + "\n\n").utf8))
+    }
+
+    /// Redraws the whole terminal with `lines` (the live `watch`), unbuffered.
+    static func screen(_ lines: [String]) {
+        control(.home)
+        FileHandle.standardOutput.write(Data(lines.map { DisplaySafety.escaped($0) }.joined(separator: "\r\n").utf8))
+    }
+
+    /// walletwatch's own control sequences for the live terminal view: the only control
+    /// characters that reach stdout unescaped, and none of them comes from data.
+    enum Control: String {
+        /// The alternate screen, without a cursor.
+        case enterFullScreen = "\u{1B}[?1049h\u{1B}[?25l"
+        /// Back to the normal screen, with the cursor.
+        case leaveFullScreen = "\u{1B}[?25h\u{1B}[?1049l"
+        /// The cursor to the top left, the screen cleared.
+        case home = "\u{1B}[H\u{1B}[2J"
+    }
+
+    /// Writes one of walletwatch's own control sequences to stdout, unbuffered.
+    static func control(_ sequence: Control) {
+        FileHandle.standardOutput.write(Data(sequence.rawValue.utf8))
+    }
+
+    /// Prints `warning: ...` on stderr, once per process: one command may reach the same
+    /// warning along two paths (the plan and the status both ask for rates), and saying it
+    /// again tells the user nothing new.
     static func warning(_ text: String) {
+        guard warned.withLock({ $0.insert(text).inserted }) else { return }
         standardError("warning: \(text)")
     }
+
+    private static let warned = Mutex<Set<String>>([])
 
     /// Prints `error: ...` on stderr.
     static func error(_ text: String) {
         standardError("error: \(text)")
     }
 
+    /// Prints one line on stderr.
     static func standardError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((DisplaySafety.escaped(text) + "\n").utf8))
     }
 }

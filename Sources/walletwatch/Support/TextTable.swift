@@ -1,3 +1,5 @@
+import WalletWatchCore
+
 /// A plain-text table with aligned columns: numbers right-aligned, text left-aligned.
 struct TextTable {
     enum Alignment { case left, right }
@@ -21,8 +23,8 @@ struct TextTable {
         rows.append(cells)
     }
 
-    /// The table as lines of text, with a header row.
-    func render() -> String {
+    /// The table as lines of text, with a header row, for ``Output/lines(_:)``.
+    func render() -> [String] {
         let all = [columns.map(\.title)] + rows
         let widths = columns.indices.map { index in all.map { DisplayWidth.of($0[index]) }.max() ?? 0 }
         return all.map { cells in
@@ -32,15 +34,19 @@ struct TextTable {
                 let isLast = index == columns.count - 1
                 return column.alignment == .right ? padding + cell : (isLast ? cell : cell + padding)
             }.joined(separator: "  ").trimmingTrailingSpaces
-        }.joined(separator: "\n")
+        }
     }
 }
 
-/// How many terminal columns a string takes: wide East Asian characters and emoji take two.
+/// How many terminal columns a string takes once printed: wide East Asian characters and emoji
+/// take two, and a control character the width of the escape ``Output`` shows it as.
 enum DisplayWidth {
     static func of(_ text: String) -> Int {
         text.reduce(0) { total, character in
             let scalar = character.unicodeScalars.first!
+            if character.unicodeScalars.contains(where: DisplaySafety.isUnsafe) {
+                return total + DisplaySafety.escaped(String(character)).unicodeScalars.count
+            }
             if character.unicodeScalars.count > 1 && scalar.properties.isEmoji { return total + 2 }
             if scalar.properties.isEmojiPresentation { return total + 2 }
             switch scalar.value {

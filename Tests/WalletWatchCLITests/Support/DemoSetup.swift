@@ -16,6 +16,8 @@ final class DemoSetup: @unchecked Sendable {
         let template = try String(contentsOf: Self.configFolder.appendingPathComponent("demo.toml"), encoding: .utf8)
         folder.write("walletwatch.toml", template.replacingOccurrences(of: "{{SIM}}", with: simulator.baseURL))
         folder.write("demo-barkd.token", try String(contentsOf: Self.configFolder.appendingPathComponent("demo-barkd.token"), encoding: .utf8))
+        // As scripts/demo does: a token file others can read gets a warning on every command.
+        chmod(folder.file("demo-barkd.token"), 0o600)
     }
 
     func cli(_ now: String = "2026-11-21T12:00:00Z") -> CLIRunner { CLIRunner(folder: folder, now: now) }

@@ -51,7 +51,7 @@ final class SimulatedWorld: @unchecked Sendable {
                                                    retries: retries, initialBackoff: .milliseconds(20), maxBackoff: .seconds(2),
                                                    userAgent: "walletwatch-test"),
             logger: logger)
-        return Engine(database: database, config: config, clock: .fixed(.at(now)), http: http, logger: logger)
+        return Engine(storage: Storage(database), config: config, clock: .fixed(.at(now)), http: http, logger: logger)
     }
 
     /// Everything stored for a source that its ingest could change, to prove a failed one

@@ -1,0 +1,13 @@
+/// Who wrote an allocation-history row.
+public enum AllocationReason: String, Sendable, Codable {
+    /// `walletwatch allocate`.
+    case allocate
+    /// Rule 1: a confirmed transaction on an asset dedicated to one goal.
+    case rule1
+    /// An auto-allocated manual transaction was edited or deleted.
+    case rule1Adjust = "rule1-adjust"
+    /// The goal was cancelled and its targets freed.
+    case cancel
+    /// `month close-goal --apply`.
+    case closeGoal = "close-goal"
+}

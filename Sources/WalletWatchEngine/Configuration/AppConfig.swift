@@ -1,0 +1,149 @@
+import Foundation
+import WalletWatchBitcoin
+import WalletWatchCore
+
+/// Everything `walletwatch.toml` configures, with the defaults of CLI.md filled in and every
+/// relative path resolved against the config file's folder.
+public struct AppConfig: Sendable, Equatable {
+    /// The config file this was read from; nil when walletwatch runs without one (`--db` only).
+    public var file: String?
+    /// Absolute path of the SQLite database.
+    public var database: String
+    /// How long `balance` answers from stored balances without asking the sources.
+    public var balanceCacheSeconds: Int
+    /// IANA time zone for tables, e.g. `Europe/Berlin`; nil means UTC.
+    public var timeZone: String?
+    public var sources: [SourceConfig]
+    public var rates: RatesConfig
+    public var http: HTTPConfig
+    public var serve: ServeConfig
+
+    public init(file: String?, database: String, balanceCacheSeconds: Int = 300, timeZone: String? = nil,
+                sources: [SourceConfig] = [], rates: RatesConfig = RatesConfig(), http: HTTPConfig = HTTPConfig(),
+                serve: ServeConfig = ServeConfig()) {
+        self.file = file
+        self.database = database
+        self.balanceCacheSeconds = balanceCacheSeconds
+        self.timeZone = timeZone
+        self.sources = sources
+        self.rates = rates
+        self.http = http
+        self.serve = serve
+    }
+
+    /// The configured source called `name`.
+    public func source(named name: String) -> SourceConfig? { sources.first { $0.name == name } }
+}
+
+/// One polled endpoint.
+public struct SourceConfig: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable { case barkd, esplora }
+
+    /// Unique; part of Ark txids (`ark:<name>:<id>`), so it must not be renamed.
+    public var name: String
+    public var kind: Kind
+    /// Base URL, http or https.
+    public var url: String
+    /// Where the bearer token is read from (barkd): a file (absolute path) or an environment variable.
+    public var token: SecretReference?
+    /// barkd: the asset fed by the Ark balance (created on first ingest, currency BTC).
+    public var arkAsset: String?
+    /// barkd: the asset fed by the daemon's on-chain wallet; nil when not tracked.
+    public var onchainAsset: String?
+    /// esplora: the asset fed by the watched addresses.
+    public var asset: String?
+    /// esplora: the watched addresses (checked against `network`, segwit ones in lowercase).
+    public var addresses: [String]
+    /// esplora: the network whose addresses (and keys) the source watches.
+    public var network: Network
+    public var intervalSeconds: Int
+
+    public init(name: String, kind: Kind, url: String, token: SecretReference? = nil, arkAsset: String? = nil,
+                onchainAsset: String? = nil, asset: String? = nil, addresses: [String] = [], network: Network = .bitcoin,
+                intervalSeconds: Int) {
+        self.name = name
+        self.kind = kind
+        self.url = url
+        self.token = token
+        self.arkAsset = arkAsset
+        self.onchainAsset = onchainAsset
+        self.asset = asset
+        self.addresses = addresses
+        self.network = network
+        self.intervalSeconds = intervalSeconds
+    }
+}
+
+/// Where a secret lives. The secret itself is read only when needed and never printed.
+public enum SecretReference: Sendable, Equatable, CustomStringConvertible {
+    case file(String)
+    case environment(String)
+
+    public var description: String {
+        switch self {
+        case .file(let path): "file \(path)"
+        case .environment(let name): "environment variable \(name)"
+        }
+    }
+}
+
+/// Where exchange rates come from.
+public struct RatesConfig: Sendable, Equatable {
+    public enum Provider: String, Sendable, CaseIterable { case coingecko, mempool, `static` }
+
+    public var provider: Provider
+    public var url: String
+    /// Fiat currencies to fetch BTC prices in.
+    public var currencies: [Currency]
+    /// Rates older than this are refreshed before use (used, marked stale, when that fails).
+    public var maxAgeSeconds: Int
+    /// For the static provider: `"BTC/USD" = "65000.00"`.
+    public var staticRates: [CurrencyPair: Decimal]
+
+    public init(provider: Provider = .coingecko, url: String? = nil, currencies: [Currency] = [.usd, .eur],
+                maxAgeSeconds: Int = 300, staticRates: [CurrencyPair: Decimal] = [:]) {
+        self.provider = provider
+        self.url = url ?? RatesConfig.defaultURL(provider)
+        self.currencies = currencies
+        self.maxAgeSeconds = maxAgeSeconds
+        self.staticRates = staticRates
+    }
+
+    /// The public endpoint of each provider.
+    public static func defaultURL(_ provider: Provider) -> String {
+        switch provider {
+        case .coingecko: "https://api.coingecko.com/api/v3"
+        case .mempool: "https://mempool.space/api"
+        case .static: ""
+        }
+    }
+}
+
+/// Limits for every HTTP request walletwatch makes.
+public struct HTTPConfig: Sendable, Equatable {
+    /// Whole-request timeout.
+    public var timeoutSeconds: Int
+    /// Bodies larger than this are refused while they arrive.
+    public var maxResponseBytes: Int
+    /// Retries after the first attempt, for connection errors, 429 and 5xx.
+    public var retries: Int
+
+    public init(timeoutSeconds: Int = 20, maxResponseBytes: Int = 67_108_864, retries: Int = 3) {
+        self.timeoutSeconds = timeoutSeconds
+        self.maxResponseBytes = maxResponseBytes
+        self.retries = retries
+    }
+}
+
+/// The web view.
+public struct ServeConfig: Sendable, Equatable {
+    /// `host:port` to bind.
+    public var listen: String
+    /// Bearer token for every route but /healthz; required off loopback.
+    public var tokenFile: String?
+
+    public init(listen: String = "127.0.0.1:8477", tokenFile: String? = nil) {
+        self.listen = listen
+        self.tokenFile = tokenFile
+    }
+}

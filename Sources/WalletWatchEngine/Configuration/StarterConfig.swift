@@ -1,0 +1,56 @@
+/// The commented config that `walletwatch init` writes: every key of CLI.md, explained, with
+/// the sources commented out until the user fills them in.
+public enum StarterConfig {
+    public static let text = """
+        # walletwatch configuration. Relative paths are resolved against this file's folder.
+        # Keep this file private (walletwatch creates it with mode 0600): it points at your secrets.
+
+        # The SQLite database with your ledger, tags, goals and allocations.
+        database = "walletwatch.sqlite"
+
+        # `walletwatch balance` answers from stored balances younger than this (seconds).
+        balance_cache_seconds = 300
+
+        # Time zone for tables (JSON is always UTC). Default: UTC.
+        # time_zone = "Europe/Berlin"
+
+        # A barkd daemon (the REST wallet daemon of the bark Ark wallet).
+        # [[sources]]
+        # name = "ark"                      # unique; part of Ark txids, do not rename
+        # kind = "barkd"
+        # url = "http://127.0.0.1:3000"
+        # token_file = "barkd.token"        # or: token_env = "BARKD_TOKEN" (never on the command line)
+        # ark_asset = "Ark wallet"          # created on first ingest, currency BTC
+        # onchain_asset = "Ark on-chain"    # optional: the daemon's on-chain wallet
+        # interval_seconds = 60
+
+        # Addresses watched through an Esplora explorer (Blockstream, mempool.space, your own).
+        # [[sources]]
+        # name = "cold"
+        # kind = "esplora"
+        # url = "https://blockstream.info/api"
+        # asset = "Cold storage"
+        # addresses = ["bc1q..."]          # each checked by its checksum when the config is read
+        # network = "bitcoin"              # bitcoin | testnet | signet | regtest
+        # interval_seconds = 600
+
+        [rates]
+        provider = "coingecko"              # coingecko | mempool | static
+        # url = "https://api.coingecko.com/api/v3"
+        currencies = ["USD", "EUR"]
+        max_age_seconds = 300
+        # With provider = "static", rates come from here instead:
+        # [rates.static]
+        # "BTC/USD" = "65000.00"
+
+        [http]
+        timeout_seconds = 20
+        max_response_bytes = 67108864
+        retries = 3
+
+        [serve]
+        listen = "127.0.0.1:8477"
+        # token_file = "web.token"          # required when listen is not a loopback address
+
+        """
+}

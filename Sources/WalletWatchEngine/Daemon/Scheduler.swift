@@ -1,0 +1,167 @@
+import Logging
+import ServiceLifecycle
+import WalletWatchCore
+import WalletWatchSources
+
+/// The daemon's work (`walletwatch run`): each source ingested on its interval, with jitter,
+/// backing off after failures (2, 4, then 8 intervals; back to 1 after a success); barkd's
+/// long poll wakes its source at once when a movement is created or updated; rates refreshed
+/// on their own interval.
+///
+/// Graceful shutdown (SIGINT/SIGTERM) stops new work and wakes every waiting loop; an ingest
+/// already running finishes its write transaction (or, cut off, rolls it back): the database
+/// is never left half-written.
+public struct Scheduler: Service {
+    let engine: Engine
+    let onReport: @Sendable (IngestReport) -> Void
+
+    /// - parameter onReport: called after every ingest (for metrics and tests).
+    public init(engine: Engine, onReport: @escaping @Sendable (IngestReport) -> Void = { _ in }) {
+        self.engine = engine
+        self.onReport = onReport
+    }
+
+    /// How much longer than the interval the next ingest waits after `failures` failures in a row.
+    public static func backoffFactor(failures: Int) -> Int {
+        failures == 0 ? 1 : min(8, 1 << min(failures, 3))
+    }
+
+    public func run() async throws {
+        let sources = engine.config.sources
+        let wakeups = Dictionary(uniqueKeysWithValues: sources.map { ($0.name, Wakeup()) })
+        let rateWakeup = Wakeup()
+        engine.logger.info("daemon started", metadata: ["sources": "\(sources.map(\.name).joined(separator: ","))"])
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                for source in sources {
+                    let wakeup = wakeups[source.name]!
+                    group.addTask { await ingestLoop(source, wakeup: wakeup) }
+                    if source.kind == .barkd {
+                        group.addTask { try? await cancelWhenGracefulShutdown { await notificationLoop(source, wakeup: wakeup) } }
+                    }
+                }
+                group.addTask { await rateLoop(rateWakeup) }
+                // The daemon lasts until it is told to stop, even with nothing to schedule (no
+                // sources, static rates): `serve` must keep its web view up for manual assets.
+                group.addTask { try? await gracefulShutdown() }
+            }
+        } onGracefulShutdown: {
+            engine.logger.info("shutting down: no new ingest starts; a running one finishes")
+            Task {
+                for wakeup in wakeups.values { await wakeup.fire() }
+                await rateWakeup.fire()
+            }
+        }
+        engine.logger.info("daemon stopped")
+    }
+
+    private var stopping: Bool { Task.isShuttingDownGracefully || Task.isCancelled }
+
+    private func ingestLoop(_ source: SourceConfig, wakeup: Wakeup) async {
+        var failures = 0
+        while !stopping {
+            let report = await engine.ingestor.ingest(source, full: false)
+            onReport(report)
+            failures = report.ok ? 0 : failures + 1
+            let factor = Self.backoffFactor(failures: failures)
+            let delay = Self.jittered(.seconds(source.intervalSeconds * factor))
+            if !report.ok {
+                engine.logger.notice("source failed; next attempt later", metadata: [
+                    "source": "\(source.name)", "failures": "\(failures)", "next_in_s": "\(delay.components.seconds)",
+                ])
+            }
+            guard !stopping else { break }
+            await wakeup.wait(for: delay)
+        }
+    }
+
+    /// barkd's long poll: any movement created or updated wakes the source's ingest at once.
+    private func notificationLoop(_ source: SourceConfig, wakeup: Wakeup) async {
+        var since: String? = nil
+        var failures = 0
+        while !stopping {
+            do {
+                let client = try engine.ingestor.clients.barkd(source)
+                let batch = try await client.waitForNotifications(since: since, timeout: .seconds(90))
+                failures = 0
+                // Any notification counts, also channel-lagging (some were lost: look at
+                // everything again). The first answer may replay barkd's buffer of older ones;
+                // an extra pass then changes nothing and costs little.
+                if !batch.notifications.isEmpty {
+                    engine.logger.info("barkd notified a movement; ingesting now", metadata: ["source": "\(source.name)"])
+                    await wakeup.fire()
+                }
+                since = batch.lastPushedAt ?? since
+            } catch {
+                guard !stopping else { break }
+                failures += 1
+                let pause = min(60, 1 << min(failures, 6))
+                engine.logger.warning("notification long poll failed; retrying", metadata: [
+                    "source": "\(source.name)", "error": "\((error as? any Classified)?.description ?? "\(error)")", "retry_in_s": "\(pause)",
+                ])
+                try? await Task.sleep(for: .seconds(pause))
+            }
+        }
+    }
+
+    private func rateLoop(_ wakeup: Wakeup) async {
+        while !stopping {
+            do {
+                let refreshed = try await engine.rates.refresh()
+                engine.logger.info("rates refreshed", metadata: ["pairs": "\(refreshed.rates.count)", "provider": "\(refreshed.provider)"])
+                for warning in refreshed.warnings { engine.logger.warning("\(warning)") }
+            } catch {
+                engine.logger.warning("rates refresh failed", metadata: ["error": "\((error as? any Classified)?.description ?? "\(error)")"])
+            }
+            guard !stopping else { break }
+            // Static rates never change: stored once at start.
+            if engine.config.rates.provider == .static { break }
+            await wakeup.wait(for: .seconds(engine.config.rates.maxAgeSeconds))
+        }
+    }
+
+    /// `duration` within plus or minus 10%, so that sources do not all fire at once.
+    static func jittered(_ duration: Duration) -> Duration {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return .milliseconds(Int64(seconds * 1000 * Double.random(in: 0.9...1.1)))
+    }
+}
+
+/// Wakes a waiting loop before its timer: a barkd notification, or shutdown. A wake-up that
+/// arrives while nobody waits is kept for the next wait.
+actor Wakeup {
+    private var pending = false
+    private var waiter: CheckedContinuation<Void, Never>?
+    private var generation = 0
+
+    func fire() {
+        if let waiter {
+            self.waiter = nil
+            waiter.resume()
+        } else {
+            pending = true
+        }
+    }
+
+    /// Returns when fired, or after `duration`.
+    func wait(for duration: Duration) async {
+        if pending {
+            pending = false
+            return
+        }
+        generation += 1
+        let mine = generation
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: duration)
+            await self?.expire(mine)
+        }
+        await withCheckedContinuation { waiter = $0 }
+        timer.cancel()
+    }
+
+    private func expire(_ generation: Int) {
+        guard generation == self.generation, let waiter else { return }
+        self.waiter = nil
+        waiter.resume()
+    }
+}
