@@ -60,7 +60,8 @@ let package = Package(
         .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchNet"]),
         .target(
             name: "WalletWatchEngine",
-            dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", logging, lifecycle, "TOMLKit"]
+            dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", logging, lifecycle, "TOMLKit",
+                           crypto]
         ),
         // Crypto: the HMAC that turns the web token into the browser's session cookie.
         // What views show: JSON documents, formats, charts, the page. Shared by the CLI and the web view.

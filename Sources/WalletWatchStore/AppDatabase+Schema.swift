@@ -40,6 +40,11 @@ extension AppDatabase {
                 ALTER TABLE ark_info_v3 RENAME TO ark_info;
                 """)
         }
+        // The ingest writes a big pass in short transactions that readers cannot see until it
+        // publishes (Schema.version4 says how).
+        migrator.registerMigration("v4-ledger-passes") { db in
+            for statement in Schema.version4 { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

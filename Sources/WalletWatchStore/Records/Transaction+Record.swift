@@ -1,7 +1,9 @@
 import GRDB
 import WalletWatchCore
 
-extension Transaction: FetchableRecord, PersistableRecord {
+/// Transactions are read through the `transactions` view, which leaves out the rows of ingest
+/// passes that are not published yet (Schema.version4); they are written through ``LedgerRow``.
+extension Transaction: FetchableRecord, TableRecord {
     public static let databaseTableName = "transactions"
 
     public init(row: Row) throws {
@@ -21,22 +23,30 @@ extension Transaction: FetchableRecord, PersistableRecord {
             lastUpdated: try row.decode(forColumn: "last_updated"),
             rule1AppliedAt: try row.decode(forColumn: "rule1_applied_at"))
     }
+}
 
-    public func encode(to container: inout PersistenceContainer) {
-        container["asset_id"] = assetID
-        container["txid"] = txid
-        container["amount"] = amount
-        container["type"] = type
-        container["status"] = status
-        container["direction"] = direction
-        container["date"] = date
-        container["round"] = round
-        container["board_txid"] = boardTxid
-        container["fee"] = fee
-        container["counterparty"] = counterparty
-        container["note"] = note
-        container["first_seen_at"] = firstSeenAt
-        container["last_updated"] = lastUpdated
-        container["rule1_applied_at"] = rule1AppliedAt
+/// A transaction as written: the `ledger` table behind the `transactions` view. Rows written
+/// here outside an ingest pass are visible at once (`pass` stays null).
+struct LedgerRow: PersistableRecord {
+    static let databaseTableName = "ledger"
+
+    let transaction: Transaction
+
+    func encode(to container: inout PersistenceContainer) {
+        container["asset_id"] = transaction.assetID
+        container["txid"] = transaction.txid
+        container["amount"] = transaction.amount
+        container["type"] = transaction.type
+        container["status"] = transaction.status
+        container["direction"] = transaction.direction
+        container["date"] = transaction.date
+        container["round"] = transaction.round
+        container["board_txid"] = transaction.boardTxid
+        container["fee"] = transaction.fee
+        container["counterparty"] = transaction.counterparty
+        container["note"] = transaction.note
+        container["first_seen_at"] = transaction.firstSeenAt
+        container["last_updated"] = transaction.lastUpdated
+        container["rule1_applied_at"] = transaction.rule1AppliedAt
     }
 }
