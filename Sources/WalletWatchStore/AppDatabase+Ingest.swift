@@ -36,7 +36,7 @@ extension AppDatabase {
             try renameSourceAsset(db, id: id, to: name)
             return id
         }
-        let state = PassAssetState(kind: kind, name: name, id: nil, hadRows: false, tracksRule1: false, pendingNotReported: [])
+        let state = PassAssetState(kind: kind, name: name, id: nil, hadRows: false, tracksRule1: false)
         return try state.create(db, source: source, now: now, pass: nil)
     }
 

@@ -51,7 +51,7 @@ extension AppDatabase {
             transaction.date = replacement.date
             if let note = edit.note { transaction.note = note }
             transaction.lastUpdated = now
-            try LedgerRow(transaction: transaction).update(db)
+            try LedgerRow(transaction: transaction).updateStored(db)
             try Self.bumpChangeCounter(db)
             asset = try Self.findAsset(db, named: asset.name)
             return try Self.listing(db, transaction: transaction, asset: asset)
@@ -70,7 +70,7 @@ extension AppDatabase {
             if transaction.rule1AppliedAt != nil {
                 try Self.adjustRule1(db, assetID: transaction.assetID, txid: transaction.txid, delta: -transaction.amount, now: now)
             }
-            try LedgerRow(transaction: transaction).delete(db)
+            try LedgerRow(transaction: transaction).deleteStored(db)
             try Self.bumpChangeCounter(db)
             return listing
         }

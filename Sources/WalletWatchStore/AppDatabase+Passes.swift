@@ -60,23 +60,21 @@ extension AppDatabase {
     }
 
     /// Removes everything `pass` staged, in short transactions, while its claim keeps it invisible.
-    /// The rows are found by reads (in the order of the ledger's key, from where the last
-    /// chunk ended), so no write waits for a scan.
+    /// The rows are found by reads (in rowid order, from where the last chunk ended), so no
+    /// write waits for a scan.
     func removeStaged(pass: Int64, chunk: Int = 5_000) async throws {
-        var after = ""
+        var after: Int64 = 0
         while true {
             let start = after
-            let keys = try await read { db in
-                try Row.fetchAll(db, sql: "SELECT txid, asset_id FROM ledger WHERE txid > ? AND pass = ? ORDER BY txid LIMIT ?",
-                                 arguments: [start, pass, chunk]).map { (txid: $0["txid"] as String, assetID: $0["asset_id"] as Int64) }
+            let rowids = try await read { db in
+                try Int64.fetchAll(db, sql: "SELECT rowid FROM ledger WHERE rowid > ? AND pass = ? ORDER BY rowid LIMIT ?",
+                                   arguments: [start, pass, chunk])
             }
-            guard let last = keys.last else { break }
+            guard let last = rowids.last else { break }
             try await write { db in
-                for key in keys {
-                    try db.execute(sql: "DELETE FROM ledger WHERE txid = ? AND asset_id = ? AND pass = ?", arguments: [key.txid, key.assetID, pass])
-                }
+                for rowid in rowids { try db.execute(sql: "DELETE FROM ledger WHERE rowid = ? AND pass = ?", arguments: [rowid, pass]) }
             }
-            after = last.txid
+            after = last
         }
         try await write { db in
             try db.execute(sql: "DELETE FROM staged_updates WHERE pass = ?", arguments: [pass])
@@ -93,24 +91,47 @@ extension AppDatabase {
         guard owned else { throw StoreError.database("the ingest pass was taken over by another process; run it again") }
     }
 
-    /// What the source sent last time for `part` (its digest and how many items it held), and
-    /// how many transactions its asset of `kind` now has; nil when nothing was recorded.
-    public func sourceDigest(source: String, part: String, kind: AssetKind) async throws -> SourceDigest? {
+    /// What the source sent last time for `part` (its digests and how many items it held),
+    /// and how many transactions its asset of `kind` now has; nil when nothing was recorded.
+    public func sourceDigest(source: String, part: String, kind: AssetKind) async throws -> StoredDigest? {
         try await read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT digest, items FROM source_digests WHERE source = ? AND part = ?",
+            guard let row = try Row.fetchOne(db, sql: "SELECT digest, head_digest, items FROM source_digests WHERE source = ? AND part = ?",
                                              arguments: [source, part]) else { return nil }
+            // Counted in the ledger's (asset_id, date) index: no row is read. A claimed pass has
+            // no staged rows of a dead pass left (claimPass removed them).
             let stored = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM transactions WHERE asset_id = (SELECT id FROM assets WHERE source = ? AND kind = ?)
+                SELECT COUNT(*) FROM ledger WHERE asset_id = (SELECT id FROM asset_rows WHERE source = ? AND kind = ?)
                 """, arguments: [source, kind]) ?? 0
-            return SourceDigest(digest: row["digest"], items: row["items"], storedTransactions: stored)
+            return StoredDigest(digest: BodyDigest(whole: row["digest"], head: row["head_digest"]), items: row["items"],
+                                storedTransactions: stored)
         }
     }
 }
 
-/// A digest of what a source last sent for one part of its data.
-public struct SourceDigest: Sendable, Equatable {
-    public let digest: String
+/// The SHA-256 (hex) of a body, and of its first bytes (``BodyDigest/headBytes``).
+public struct BodyDigest: Sendable, Hashable {
+    /// How much of a body its head digest covers.
+    public static let headBytes = 64 << 10
+
+    public let whole: String
+    public let head: String
+
+    public init(whole: String, head: String) {
+        self.whole = whole
+        self.head = head
+    }
+}
+
+/// What a source last sent for one part of its data.
+public struct StoredDigest: Sendable, Equatable {
+    public let digest: BodyDigest
+    /// How many items (barkd movements) that body held.
     public let items: Int
     /// How many transactions of the source's asset are stored now.
     public let storedTransactions: Int
+
+    /// True when `digest` is that body again and every item of it is still stored.
+    public func matches(_ digest: BodyDigest) -> Bool {
+        digest == self.digest && items == storedTransactions
+    }
 }

@@ -30,6 +30,9 @@ public struct LedgerPass: Sendable {
     private var updates: [PendingUpdate] = []
     private var counts = IngestCounts()
     private var newlyConfirmed: [NewlyConfirmed] = []
+    /// The staging write in progress: it runs while the caller decodes and compares the next
+    /// batch, and is awaited before the next one starts (one writer, in order).
+    private var staging: Task<StagingOutcome, any Error>?
 
     init(database: AppDatabase, id: Int64, source: String, owner: PassOwner, now: Instant) {
         self.database = database
@@ -48,15 +51,13 @@ public struct LedgerPass: Sendable {
             assets[kind] = try await database.read { db -> PassAssetState in
                 guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM asset_rows WHERE source = ? AND kind = ?",
                                                   arguments: [source, kind]) else {
-                    return PassAssetState(kind: kind, name: name, id: nil, hadRows: false, tracksRule1: false, pendingNotReported: [])
+                    return PassAssetState(kind: kind, name: name, id: nil, hadRows: false, tracksRule1: false)
                 }
                 return PassAssetState(
                     kind: kind, name: name, id: id,
                     hadRows: try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM ledger WHERE asset_id = ?)", arguments: [id]) ?? false,
                     tracksRule1: try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset_allocations WHERE asset_id = ?)",
-                                                   arguments: [id]) ?? false,
-                    pendingNotReported: try String.fetchSet(db, sql: "SELECT txid FROM ledger WHERE asset_id = ? AND status = 'pending'",
-                                                            arguments: [id]))
+                                                   arguments: [id]) ?? false)
             }
         }
         assets[kind]?.name = name
@@ -68,6 +69,7 @@ public struct LedgerPass: Sendable {
     /// Unchanged rows are not written. May be called with successive batches of one report.
     public mutating func record(_ transactions: [ObservedTransaction], in asset: PassAsset) async throws {
         guard var state = assets[asset.kind] else { preconditionFailure("record(_:in:) before asset(_:named:)") }
+        try await state.loadPending(database)
         let stored: [StoredTransaction?]
         if let assetID = state.id, state.hadRows {
             stored = try await database.read { db in
@@ -78,7 +80,7 @@ public struct LedgerPass: Sendable {
             stored = Array(repeating: nil, count: transactions.count)
         }
         for (observed, row) in zip(transactions, stored) {
-            state.pendingNotReported.remove(observed.txid)
+            state.pendingNotReported?.remove(observed.txid)
             guard let row else {
                 inserts.append(PendingInsert(kind: asset.kind, observed: observed))
                 continue
@@ -96,16 +98,20 @@ public struct LedgerPass: Sendable {
 
     /// The source reported all of `asset`'s unconfirmed transactions in this pass (sources
     /// always do): those it no longer reports are marked failed when the pass publishes.
-    public mutating func markVanished(in asset: PassAsset) {
+    public mutating func markVanished(in asset: PassAsset) async throws {
+        try await assets[asset.kind]?.loadPending(database)
         assets[asset.kind]?.marksVanished = true
     }
 
-    /// Writes the gathered changes in one short transaction, invisible to readers until the
-    /// pass publishes.
+    /// Starts writing the gathered changes in one short transaction, invisible to readers until
+    /// the pass publishes, once the previous such write is done. The caller goes on meanwhile.
     private mutating func stage() async throws {
-        let (pass, owner, now, source) = (id, owner, now, source)
+        try await finishStaging()
+        let (database, pass, owner, now, source) = (database, id, owner, now, source)
         let (inserts, updates, assets) = (inserts, updates, assets)
-        let outcome = try await database.write { db -> StagingOutcome in
+        self.inserts.removeAll(keepingCapacity: true)
+        self.updates.removeAll(keepingCapacity: true)
+        staging = Task { try await database.write { db -> StagingOutcome in
             try AppDatabase.ensureOwned(db, pass: pass, owner: owner)
             var outcome = StagingOutcome()
             var ids = assets.compactMapValues(\.id)
@@ -123,12 +129,17 @@ public struct LedgerPass: Sendable {
                 try statements.stageUpdate(update.change, assetID: ids[update.kind]!, pass: pass)
             }
             return outcome
-        }
-        for (kind, id) in outcome.created { self.assets[kind]?.id = id }
+        } }
+    }
+
+    /// Waits for the staging write in progress, and takes in what it did.
+    mutating func finishStaging() async throws {
+        guard let task = staging else { return }
+        staging = nil
+        let outcome = try await task.value
+        for (kind, id) in outcome.created { assets[kind]?.id = id }
         counts.new += outcome.new
         newlyConfirmed += outcome.newlyConfirmed
-        self.inserts.removeAll(keepingCapacity: true)
-        self.updates.removeAll(keepingCapacity: true)
     }
 
     /// Writes what is left, applies the staged changes, marks vanished transactions failed,
@@ -136,6 +147,7 @@ public struct LedgerPass: Sendable {
     /// what became confirmed, records the run in `ingest_runs` and moves the change counter: one
     /// transaction that makes the whole pass visible at once.
     public consuming func publish(startedAt: Instant, _ body: @escaping @Sendable (inout PassPublication) throws -> Void) async throws -> IngestCounts {
+        try await finishStaging()
         let (pass, owner, now, source) = (id, owner, now, source)
         let (inserts, updates, assets, counts, newlyConfirmed) = (inserts, updates, assets, counts, newlyConfirmed)
         return try await database.write { db in
@@ -161,7 +173,7 @@ public struct LedgerPass: Sendable {
             try statements.applyStagedUpdates(pass: pass, now: now)
             for update in updates { try statements.update(update.change, assetID: ids[update.kind]!, now: now) }
             for (kind, state) in assets where state.marksVanished {
-                for txid in state.pendingNotReported.sorted() {
+                for txid in (state.pendingNotReported ?? []).sorted() {
                     try db.execute(sql: "UPDATE ledger SET status = 'failed', last_updated = ? WHERE txid = ? AND asset_id = ?",
                                    arguments: [now, txid, ids[kind]!])
                     counts.dropped += 1
@@ -183,6 +195,7 @@ public struct LedgerPass: Sendable {
     /// source is free for the next pass. When even that fails (the disk is full, say), the pass
     /// stays invisible and the next pass of its source takes it over.
     public consuming func abandon() async throws {
+        _ = await staging?.result
         try await database.abandon(pass: id)
     }
 }
@@ -221,17 +234,29 @@ struct PassAssetState: Sendable {
     /// True when the asset has allocations, so that Rule 1 may apply to it; otherwise the
     /// newly confirmed transactions need not be remembered at all.
     let tracksRule1: Bool
-    /// Stored unconfirmed txids the source has not reported (yet) in this pass.
-    var pendingNotReported: Set<String>
+    /// Stored unconfirmed txids the source has not reported (yet) in this pass; read when the
+    /// pass first records or marks vanished rows (a pass that finds nothing changed never does).
+    var pendingNotReported: Set<String>?
     var marksVanished = false
 
-    init(kind: AssetKind, name: String, id: Int64?, hadRows: Bool, tracksRule1: Bool, pendingNotReported: Set<String>) {
+    init(kind: AssetKind, name: String, id: Int64?, hadRows: Bool, tracksRule1: Bool) {
         self.kind = kind
         self.name = name
         self.id = id
         self.hadRows = hadRows
         self.tracksRule1 = tracksRule1
-        self.pendingNotReported = pendingNotReported
+    }
+
+    /// Reads the asset's stored unconfirmed txids, once.
+    mutating func loadPending(_ database: AppDatabase) async throws {
+        guard pendingNotReported == nil else { return }
+        guard let id, hadRows else {
+            pendingNotReported = []
+            return
+        }
+        pendingNotReported = try await database.read { db in
+            try String.fetchSet(db, sql: "SELECT txid FROM ledger WHERE asset_id = ? AND status = 'pending'", arguments: [id])
+        }
     }
 
     /// Creates the asset (currency BTC), hidden until `pass` publishes, or visible when `pass` is nil.

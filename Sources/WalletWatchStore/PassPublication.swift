@@ -37,13 +37,14 @@ public struct PassPublication {
             """, arguments: [source, height, now])
     }
 
-    /// Remembers what the source sent for `part` (a digest of the body and how many items it
-    /// held), so that the next pass can recognise the same answer without decoding it.
-    public func saveDigest(part: String, digest: String, items: Int) throws {
+    /// Remembers what the source sent for `part` (digests of the body and of its head, and how
+    /// many items it held), so that the next pass can recognise the same answer without
+    /// decoding it.
+    public func save(_ digest: BodyDigest, part: String, items: Int) throws {
         try db.execute(sql: """
-            INSERT INTO source_digests (source, part, digest, items) VALUES (?, ?, ?, ?)
-            ON CONFLICT(source, part) DO UPDATE SET digest = excluded.digest, items = excluded.items
-            """, arguments: [source, part, digest, items])
+            INSERT INTO source_digests (source, part, digest, head_digest, items) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(source, part) DO UPDATE SET digest = excluded.digest, head_digest = excluded.head_digest, items = excluded.items
+            """, arguments: [source, part, digest.whole, digest.head, items])
     }
 
     /// Stores what the wallet says about its Ark server. The VTXO lifetime goes into the

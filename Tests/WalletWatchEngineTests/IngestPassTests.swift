@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchNet
 import WalletWatchSim
 @testable import WalletWatchStore
 
@@ -55,6 +56,41 @@ struct IngestPassTests {
         _ = try await world.simulator.updateMovement(id: 12, in: "ark", MovementUpdate(status: .successful))
         let changed = try await world.engine(now: "2026-11-21T12:07:00Z").ingestor.ingest(sources: ["ark"])[0]
         #expect(changed.ok && changed.counts.updated == 2)
+    }
+
+    @Test("a history that starts as the last one did is only hashed; if it differs further on, it is fetched again and compared")
+    func headMatchesBodyDiffers() async throws {
+        let world = try await SimulatedWorld()
+        // 300 more movements put the oldest ones well past the first 64 KiB of the history.
+        for index in 0..<300 {
+            _ = try await world.simulator.addMovement(BarkdMovement(subsystem: .init(name: "bark.arkoor", kind: "receive"), effectiveBalanceSat: 1_000 + Int64(index),
+                                                                    time: .init(createdAt: SimTime(unixSeconds: 1_795_000_000 + Int64(index)))), to: "ark")
+        }
+        let history = "/barkd/ark/api/v1/history"
+        #expect(try await world.engine().ingestor.ingest(sources: ["ark"])[0].ok)
+        #expect(try world.database.transactions(TransactionFilter(asset: "Ark wallet")).count == 312)
+        let body = try await world.engine().http.send(HTTPRequest(url: world.simulator.barkdURL("ark") + "/api/v1/history",
+                                                                  bearerToken: BearerToken("demo-token"))).body
+        #expect(body.count > BodyDigest.headBytes + 4096, "the oldest movement, at the end, is past the head")
+        // The oldest movement changes: the head of the history stays as it was.
+        _ = try await world.simulator.updateMovement(id: 1, in: "ark", MovementUpdate(status: .failed))
+        await world.simulator.resetRequests()
+        let deep = try await world.engine(now: "2026-11-21T12:05:00Z").ingestor.ingest(sources: ["ark"])[0]
+        #expect(deep.ok && deep.counts.updated == 1, "\(deep.error ?? "")")
+        #expect(try world.database.transactions(txid: "ark:ark:1")[0].transaction.status == .failed)
+        #expect(await world.simulator.requests(matching: history).count == 2, "hashed first, then fetched again to be decoded")
+        // Unchanged: one request, only hashed.
+        await world.simulator.resetRequests()
+        let same = try await world.engine(now: "2026-11-21T12:06:00Z").ingestor.ingest(sources: ["ark"])[0]
+        #expect(same.ok && same.counts == IngestCounts())
+        #expect(await world.simulator.requests(matching: history).count == 1)
+        // A new movement changes the head: kept at once, one request.
+        _ = try await world.simulator.addMovement(BarkdMovement(subsystem: .init(name: "bark.arkoor", kind: "receive"), effectiveBalanceSat: 777,
+                                                                time: .init(createdAt: SimTime(unixSeconds: 1_795_100_000))), to: "ark")
+        await world.simulator.resetRequests()
+        let head = try await world.engine(now: "2026-11-21T12:07:00Z").ingestor.ingest(sources: ["ark"])[0]
+        #expect(head.ok && head.counts.new == 1)
+        #expect(await world.simulator.requests(matching: history).count == 1)
     }
 
     @Test("the downloaded history is kept in no file once the pass is over, whether it succeeded or failed")

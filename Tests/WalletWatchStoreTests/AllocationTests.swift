@@ -155,7 +155,7 @@ struct AllocationTests {
             var ingest = try await database.beginPass(source: "ark", now: now)
             let asset = try await ingest.asset(.ark, named: "Ark wallet")
             try await ingest.record([transaction], in: asset)
-            ingest.markVanished(in: asset)
+            try await ingest.markVanished(in: asset)
             return try await ingest.publish(startedAt: now) { try $0.save(arkBalance(spendable)) }
         }
         _ = try await pass(pending, 0)

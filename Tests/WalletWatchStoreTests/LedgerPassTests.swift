@@ -41,6 +41,7 @@ struct LedgerPassTests {
         pass.stageThreshold = 3
         let asset = try await pass.asset(.ark, named: "Ark wallet")
         for first in stride(from: 1, to: 11, by: 2) { try await pass.record(movements(2, from: first), in: asset) }
+        try await pass.finishStaging()
         #expect(try ledgerRows(database) == 8, "two writes of four rows each were staged; two rows wait for the publication")
         let during = try seen(database)
         #expect(during.assets.isEmpty && during.transactions == 0 && during.counter == before.counter)
@@ -63,7 +64,7 @@ struct LedgerPassTests {
         second.stageThreshold = 2
         let again = try await second.asset(.ark, named: "Ark wallet")
         try await second.record(movements(5, status: .confirmed), in: again)
-        second.markVanished(in: again)
+        try await second.markVanished(in: again)
         #expect(try database.transactions(TransactionFilter(status: .pending)).count == 6)
         let counts = try await second.publish(startedAt: now) { _ in }
         #expect(counts == IngestCounts(new: 0, updated: 5, dropped: 1))
@@ -82,6 +83,7 @@ struct LedgerPassTests {
         dead.stageThreshold = 4
         let asset = try await dead.asset(.ark, named: "Ark wallet")
         try await dead.record(movements(8), in: asset)
+        try await dead.finishStaging()
         #expect(try ledgerRows(database) == 8)
         #expect(try seen(database).transactions == 0)
 

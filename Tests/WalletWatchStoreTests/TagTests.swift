@@ -14,7 +14,7 @@ struct TagTests {
         var pass = try await database.beginPass(source: source, now: now)
         let id = try await pass.asset(kind, named: asset)
         try await pass.record(transactions, in: id)
-        pass.markVanished(in: id)
+        try await pass.markVanished(in: id)
         return try await pass.publish(startedAt: now) { _ in }
     }
 

@@ -112,8 +112,8 @@ public struct Ingestor: Sendable {
     private func ingestBarkd(_ source: SourceConfig, full: Bool, startedAt: Instant) async throws -> PassResult {
         let client = try clients.barkd(source)
         let tracksOnchain = source.onchainAsset != nil
-        let spool = try BodySpool(folder: spoolFolder)
-        async let history: Void = client.downloadHistory(into: spool, maxBytes: Self.maximumHistoryBytes)
+        let known = try await full ? nil : database.sourceDigest(source: source.name, part: Self.historyPart, kind: .ark)
+        async let history = fetchHistory(client, skipHead: known?.digest.head)
         async let balance = client.balance()
         async let onchainBalance = tracksOnchain ? client.onchainBalance() : nil
         async let wallet = tracksOnchain ? client.onchainTransactions() : []
@@ -123,29 +123,28 @@ public struct Ingestor: Sendable {
         async let tip = client.tipHeight()
         let report = try await BarkdReport(balance: balance, onchainBalance: onchainBalance, walletTransactions: wallet,
                                            vtxos: vtxos, utxos: utxos, info: info, tipHeight: tip)
-        try await history
-        let body = spool.finish()
+        var (spool, body) = try await history
 
         let now = clock.now
         var pass = try await claim(source.name, now: now)
         do {
             let ark = try await pass.asset(.ark, named: source.arkAsset ?? source.name)
-            var historyDigest = try await full ? nil : database.sourceDigest(source: source.name, part: Self.historyPart, kind: .ark)
-            if historyDigest?.digest != body.digest || historyDigest?.items != historyDigest?.storedTransactions {
-                historyDigest = nil
-            }
-            var decoded = DecodedHistory(movements: historyDigest?.items ?? 0)
-            if historyDigest == nil {
+            // Read again now that the source is this pass's: another pass may have stored one since.
+            let stored = try await full ? nil : database.sourceDigest(source: source.name, part: Self.historyPart, kind: .ark)
+            var decoded = DecodedHistory(movements: stored?.items ?? 0)
+            if stored?.matches(body.digest) != true {
+                // Its head was the last history's, so it was not kept; it differs further on.
+                if !body.isKept { (spool, body) = try await fetchHistory(client, skipHead: nil) }
                 decoded = try await recordHistory(in: spool, client: client, source: source.name, pass: &pass, asset: ark)
-                pass.markVanished(in: ark)
+                try await pass.markVanished(in: ark)
             }
             if let onchainName = source.onchainAsset, report.onchainBalance != nil {
                 let onchain = try await pass.asset(.onchain, named: onchainName)
                 let transactions = report.walletTransactions.map { MovementMapping.transaction($0, tipHeight: report.tipHeight, now: now) }
                 try await pass.record(transactions, in: onchain)
-                pass.markVanished(in: onchain)
+                try await pass.markVanished(in: onchain)
             }
-            let items = decoded.movements
+            let (digest, items) = (body.digest, decoded.movements)
             let counts = try await pass.publish(startedAt: startedAt) { publication in
                 try publication.save(report.balance)
                 if tracksOnchain, let onchainBalance = report.onchainBalance {
@@ -155,7 +154,7 @@ public struct Ingestor: Sendable {
                 try publication.replace(report.vtxos)
                 try publication.save(report.info)
                 try publication.saveTip(report.tipHeight)
-                try publication.saveDigest(part: Self.historyPart, digest: body.digest, items: items)
+                try publication.save(digest, part: Self.historyPart, items: items)
             }
             let warnings = decoded.unknownSubsystems.sorted().map { "movement subsystem \(JSONReader.shown($0)) is unknown; stored as type ark" }
             return PassResult(counts: counts, warnings: warnings, requests: nil)
@@ -163,6 +162,13 @@ public struct Ingestor: Sendable {
             await giveUp(pass, source: source.name)
             throw error
         }
+    }
+
+    /// Downloads barkd's history into a new spool, which keeps it unless it starts with `skipHead`.
+    private func fetchHistory(_ client: BarkdClient, skipHead: String?) async throws -> (BodySpool, Spooled) {
+        let spool = try BodySpool(folder: spoolFolder, skipHead: skipHead)
+        try await client.downloadHistory(into: spool, maxBytes: Self.maximumHistoryBytes)
+        return (spool, try spool.finish())
     }
 
     /// The history's part in the stored digests.
@@ -207,7 +213,7 @@ public struct Ingestor: Sendable {
         do {
             let asset = try await pass.asset(.addresses, named: source.asset ?? source.name)
             try await pass.record(sync.transactions, in: asset)
-            pass.markVanished(in: asset)
+            try await pass.markVanished(in: asset)
             let counts = try await pass.publish(startedAt: startedAt) { publication in
                 try publication.save(sync.balance)
                 try publication.markSynced(addresses: source.addresses)

@@ -26,7 +26,9 @@ extension Transaction: FetchableRecord, TableRecord {
 }
 
 /// A transaction as written: the `ledger` table behind the `transactions` view. Rows written
-/// here outside an ingest pass are visible at once (`pass` stays null).
+/// here outside an ingest pass are visible at once (`pass` stays null). The ledger's key is
+/// its rowid; a transaction is found by its unique (txid, asset_id), hence ``updateStored(_:)``
+/// and ``deleteStored(_:)`` rather than GRDB's, which go by primary key.
 struct LedgerRow: PersistableRecord {
     static let databaseTableName = "ledger"
 
@@ -48,5 +50,19 @@ struct LedgerRow: PersistableRecord {
         container["first_seen_at"] = transaction.firstSeenAt
         container["last_updated"] = transaction.lastUpdated
         container["rule1_applied_at"] = transaction.rule1AppliedAt
+    }
+
+    /// Writes the transaction's changeable fields over its stored row.
+    func updateStored(_ db: Database) throws {
+        try db.execute(sql: """
+            UPDATE ledger SET amount = ?, direction = ?, date = ?, note = ?, last_updated = ?, status = ?, rule1_applied_at = ?
+            WHERE txid = ? AND asset_id = ?
+            """, arguments: [transaction.amount, transaction.direction, transaction.date, transaction.note, transaction.lastUpdated,
+                             transaction.status, transaction.rule1AppliedAt, transaction.txid, transaction.assetID])
+    }
+
+    /// Deletes the transaction's row.
+    func deleteStored(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM ledger WHERE txid = ? AND asset_id = ?", arguments: [transaction.txid, transaction.assetID])
     }
 }
