@@ -113,6 +113,7 @@ class Probes:
 
     def __init__(self, database, folder, env, every=0.5):
         self.database, self.folder, self.env, self.every = database, folder, env, every
+        self.label = f"probe-{time.monotonic_ns()}"
         self.stop = threading.Event()
         self.lock_waits, self.tag_creates = [], []
         self.threads = [threading.Thread(target=self.lock_probe), threading.Thread(target=self.tag_probe)]
@@ -149,18 +150,20 @@ class Probes:
 
     def tag_probe(self):
         index = 0
-        while not self.stop.wait(self.every):
+        while not self.stop.is_set():
             if not os.path.exists(self.database):
+                time.sleep(0.01)
                 continue
             index += 1
             started = time.perf_counter()
-            result = subprocess.run([f"{BIN}/walletwatch", "tag", "create", f"probe-{threading.get_ident()}-{index}"],
+            result = subprocess.run([f"{BIN}/walletwatch", "tag", "create", f"{self.label}-{index}"],
                                     env={**os.environ, **self.env}, cwd=self.folder, capture_output=True)
             if result.returncode == 0:
                 self.tag_creates.append(time.perf_counter() - started)
             else:
                 self.tag_creates.append(float("nan"))
                 log(f"tag create failed beside the ingest: {result.stderr.decode()[-300:]}")
+            self.stop.wait(self.every)
 
     def figures(self):
         creates = [t for t in self.tag_creates if t == t]
@@ -223,8 +226,10 @@ def ark_ingest(count):
     probe_database = os.path.join(probe_folder, "walletwatch.sqlite")
     with Probes(probe_database, probe_folder, probe_env) as first_probes:
         walletwatch(probe_folder, probe_env, "ingest", "--json")
-    with Probes(probe_database, probe_folder, probe_env, every=0.05) as again_probes:
-        walletwatch(probe_folder, {**probe_env, "WALLETWATCH_NOW": "2026-11-21T12:10:00Z"}, "ingest", "--json")
+    # A no-change pass is short: five in a row, so that the probes meet each of its moments.
+    with Probes(probe_database, probe_folder, probe_env, every=0.02) as again_probes:
+        for index in range(5):
+            walletwatch(probe_folder, {**probe_env, "WALLETWATCH_NOW": f"2026-11-21T12:1{index}:00Z"}, "ingest", "--json")
 
     log(f"{count:,} movements: the floor, the sqlite3 CLI importing the same rows in one transaction into a plain table keyed by txid")
     rows_csv = os.path.join(work, f"rows{count}.csv")
