@@ -211,3 +211,32 @@ struct BackfillCLITests {
         #expect(piped.status == 0 && piped.stderr.isEmpty && !piped.stdout.contains("#"), "\(piped.stderr)")
     }
 }
+
+@Suite("CLI: the daemon's price backfill")
+struct DaemonBackfillCLITests {
+    @Test("run backfills the ledger's span at start; a failing history endpoint is logged and never stops the daemon")
+    func runBackfills() async throws {
+        let world = try await BackfillWorld(provider: "mempool", currencies: ["USD"])
+        let cli = world.cli()
+        #expect(try await cli.run("asset", "add", "Stack", "--currency", "BTC").status == 0)
+        #expect(try await cli.run("tx", "add", "Stack", "0.01", "--date", "2026-11-01T10:00:00Z").status == 0)
+
+        let daemon = try BackgroundProcess(cli.binary, ["run"], environment: cli.environment, currentDirectory: world.folder.path)
+        #expect(try await eventually(within: .seconds(30)) { try await world.daily("USD").count == 21 }, "\(daemon.stderr)")
+        BackfillCLITests.expectSeries(try await world.daily("USD"), BackfillCLITests.days("2026-11-01", "2026-11-21"),
+                                      cents: BackfillCLITests.usd, provider: "mempool")
+        daemon.send(SIGTERM)
+        #expect(await daemon.exitStatus(within: .seconds(30)) == 0, "\(daemon.stderr)")
+
+        // An older transaction widens the span; the provider fails: logged, retried later, the daemon keeps running.
+        #expect(try await cli.run("tx", "add", "Stack", "0.02", "--date", "2026-10-20T10:00:00Z").status == 0)
+        try await world.simulator.addFault(.status(500), at: "/mempool/api/v1/historical-price")
+        let failing = try BackgroundProcess(cli.binary, ["run"], environment: cli.environment, currentDirectory: world.folder.path)
+        #expect(await eventually(within: .seconds(30)) { failing.stderr.contains("rates backfill failed; retrying later") }, "\(failing.stderr)")
+        #expect(failing.stderr.contains("HTTP 500"), "\(failing.stderr)")
+        #expect(failing.isRunning)
+        #expect(try await world.daily("USD").count == 21)
+        failing.send(SIGTERM)
+        #expect(await failing.exitStatus(within: .seconds(30)) == 0, "\(failing.stderr)")
+    }
+}
