@@ -296,6 +296,37 @@ def esplora_incremental():
             "incremental_requests": len(requests), "incremental_request_paths": requests, "addresses": 1, "incremental_peak_kib": peak}
 
 
+def backfill():
+    """(g): rates backfill of five years of daily prices for two currencies (mempool, which answers
+    its whole history), then the same again: requests, wall time, rows written; and CoinGecko's
+    public API, which answers only the past 365 days (the rest is reported, not asked)."""
+    results = {}
+    sim, base = start_simulator("prices", {"now": NOW, "prices": {"USD": 65000, "EUR": 60000}})
+    since = "2021-11-22"  # five years (1,826 days) up to and including 2026-11-21
+    for provider, url in (("mempool", f"{base}/mempool/api"), ("coingecko", f"{base}/coingecko/api/v3")):
+        log(f"rates backfill from {provider}: {since} through {NOW[:10]}, USD and EUR")
+        folder = os.path.join(work, f"backfill-{provider}")
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "walletwatch.toml"), "w") as file:
+            file.write(f'database = "walletwatch.sqlite"\n[rates]\nprovider = "{provider}"\nurl = "{url}"\ncurrencies = ["USD", "EUR"]\n')
+        env = {"WALLETWATCH_CONFIG": os.path.join(folder, "walletwatch.toml"), "WALLETWATCH_NOW": NOW}
+        database = os.path.join(folder, "walletwatch.sqlite")
+        runs = []
+        for _ in range(2):
+            http("DELETE", f"{base}/control/requests")
+            before = int(sqlite(database, "SELECT COUNT(*) FROM rate_history")) if os.path.exists(database) else 0
+            wall, peak, out = walletwatch(folder, env, "rates", "backfill", "--since", since, "--json")
+            report = json.loads(out)
+            served = [r for r in json.loads(http("GET", f"{base}/control/requests")) if "historical-price" in r["path"] or "market_chart" in r["path"]]
+            rows = int(sqlite(database, "SELECT COUNT(*) FROM rate_history")) - before
+            runs.append({"s": wall, "peak_kib": peak, "requests": report["requests"], "requests_served": len(served), "rows_written": rows,
+                         "days_added": sum(p["days_added"] for p in report["pairs"]),
+                         "days_unavailable": sum(u["days"] for u in report.get("unavailable", []))})
+        results[provider] = {"first": runs[0], "second": runs[1]}
+    stop_simulator(sim)
+    return {"since": since, "until": NOW[:10], "currencies": ["USD", "EUR"], **results}
+
+
 def month_status():
     """(f): month status with 1,000,000 transactions and 10,000 history rows against 1,000."""
     results = {}
@@ -356,6 +387,14 @@ def table(results):
     lines.append(f"month status ({month['history_rows']:,} allocation-history rows): {month['large_transactions']:,} transactions "
                  f"{month['large_s'] * 1000:.0f} ms, {month['small_transactions']:,} transactions {month['small_s'] * 1000:.0f} ms, "
                  f"ratio {month['ratio']:.2f}x (target <= 2x); peak {mib(month['large_peak_kib'])} / {mib(month['small_peak_kib'])}")
+    prices = results["backfill"]
+    lines.append("")
+    lines.append(f"rates backfill, {prices['since']} through {prices['until']}, USD and EUR:")
+    lines.append(f"{'':<12}{'run':>8}{'requests':>10}{'time':>9}{'rows written':>14}{'days not available':>20}{'peak RSS':>10}")
+    for provider in ("mempool", "coingecko"):
+        for label in ("first", "second"):
+            run = prices[provider][label]
+            lines.append(f"{provider:<12}{label:>8}{run['requests']:>10}{run['s']:>8.2f}s{run['rows_written']:>14}{run['days_unavailable']:>20}{mib(run['peak_kib']):>10}")
     lines.append("")
     return "\n".join(lines)
 
@@ -367,6 +406,7 @@ def main():
         results["ark"] = [ark_ingest(count) for count in SIZES]
         results["esplora"] = esplora_incremental()
         results["month"] = month_status()
+        results["backfill"] = backfill()
         with open(OUT, "w") as file:
             json.dump(results, file, indent=2)
         print(table(results))
