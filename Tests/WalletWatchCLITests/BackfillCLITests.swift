@@ -151,6 +151,22 @@ struct BackfillCLITests {
         }
     }
 
+    @Test("a day without a price values its transactions as null, not at an older day's price")
+    func noPriceThatDay() async throws {
+        let world = try await BackfillWorld(provider: "static", currencies: ["USD"])
+        let cli = world.cli()
+        world.folder.write("prices.csv", "date,base,quote,rate\n2026-10-01,BTC,USD,60000.00\n")
+        #expect(try await cli.run("rates", "import", world.folder.file("prices.csv")).status == 0)
+        #expect(try await cli.run("asset", "add", "Stack", "--currency", "BTC").status == 0)
+        for date in ["2026-10-01T18:00:00Z", "2026-10-04T09:00:00Z"] {
+            #expect(try await cli.run(["tx", "add", "Stack", "--date", date, "--", "0.01"]).status == 0)
+        }
+        let rows = try #require(try await cli.run("tx", "list", "--json").objects)
+        let byDay = Dictionary(uniqueKeysWithValues: rows.map { (String(($0["date"] as! String).prefix(10)), $0["value_at_date"]) })
+        #expect(byDay["2026-10-01"] as? Int == 60_000, "0.01 BTC at 60,000.00 USD is 600.00 USD")
+        #expect(byDay["2026-10-04"] is NSNull, "no price on 2026-10-04: \(String(describing: byDay["2026-10-04"]))")
+    }
+
     @Test("the static provider has no history: refused (exit 65) naming it and rates import")
     func staticRefused() async throws {
         let world = try await BackfillWorld(provider: "static", currencies: ["USD"])
