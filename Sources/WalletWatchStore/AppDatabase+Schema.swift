@@ -40,6 +40,12 @@ extension AppDatabase {
                 ALTER TABLE ark_info_v3 RENAME TO ark_info;
                 """)
         }
+        // A digest of each completed month, written with it, so that `walletwatch check` can
+        // tell a month changed after it was closed (SPEC.md section 20). Months completed
+        // before this migration get the digest of their rows as they are now.
+        migrator.registerMigration("v5-completed-execution-digests") { db in
+            try CompletedMonthDigest.migrate(db)
+        }
         return migrator
     }
 

@@ -14,6 +14,8 @@ struct SchemaTests {
         "ingest_runs", "settings", "change_counter",
         // Added by a later migration: which Esplora addresses are synced whole.
         "esplora_synced_addresses",
+        // Added by a later migration: the digest of each completed month (`walletwatch check`).
+        "completed_execution_digests",
     ]
 
     @Test("an empty file migrates to the whole data model of SPEC.md section 3")
@@ -122,7 +124,7 @@ struct SchemaTests {
         try Self.execute(queue, "INSERT INTO ark_info VALUES ('ark', 'bitcoin', '02aa', '30s', 4320, '2026-11-01T00:00:00.000Z')")
         #expect(throws: DatabaseError.self, "before v3 the lifetime was required") { try Self.execute(queue, unknown) }
         let database = try AppDatabase(queue)
-        #expect(AppDatabase.migrationIdentifiers.last == "v3-ark-info-lifetime")
+        #expect(AppDatabase.migrationIdentifiers.contains("v3-ark-info-lifetime"))
         #expect(try Self.arkInfoRows(database) == [
             "source=ark network=bitcoin server_pubkey=02aa round_interval=30s vtxo_expiry_delta=4320 fetched_at=2026-11-01T00:00:00.000Z",
         ])
