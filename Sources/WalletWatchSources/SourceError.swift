@@ -4,16 +4,29 @@ import WalletWatchNet
 /// A source failed: unreachable, an HTTP error, or a response that does not match its API.
 /// One line naming the source, the request, and the problem (with the field for bad data).
 public struct SourceError: Classified, Equatable {
+    /// What went wrong, for a caller that acts on the kind of failure (`walletwatch doctor`
+    /// names a source that is down apart from one that refuses its token).
+    public enum Cause: Sendable, Equatable {
+        /// No answer: the connection failed, timed out, or broke off.
+        case transport(NetError.Kind)
+        /// An answer with an HTTP error status.
+        case status(Int)
+        /// A 2xx answer that is not what the API documents (not JSON, a missing field, a wrong type).
+        case answer
+    }
+
     /// The configured source name.
     public let source: String
     /// `GET <url>` (without secrets).
     public let request: String
     public let problem: String
+    public let cause: Cause
 
-    public init(source: String, request: String, problem: String) {
+    public init(source: String, request: String, problem: String, cause: Cause = .answer) {
         self.source = source
         self.request = request
         self.problem = problem
+        self.cause = cause
     }
 
     public var description: String { "source '\(source)': \(request): \(problem)" }
@@ -47,7 +60,7 @@ struct SourceRequester: Sendable {
             response = try await http.send(HTTPRequest(url: url(path), headers: [HTTPHeader("Accept", "application/json")],
                                                        bearerToken: token, timeout: timeout))
         } catch let error as NetError {
-            throw failure(path, error.detail)
+            throw failure(path, error.detail, cause: .transport(error.kind))
         }
         guard response.isSuccess else { throw statusFailure(path, response.head, body: response.body) }
         return response.body
@@ -62,7 +75,7 @@ struct SourceRequester: Sendable {
                             maxResponseBytes: maxResponseBytes),
                 into: consumer)
         } catch let error as NetError {
-            throw failure(path, error.detail)
+            throw failure(path, error.detail, cause: .transport(error.kind))
         } catch let error as JSONReadError {
             throw failure(path, error.description)
         } catch let error as SourceError {
@@ -80,8 +93,8 @@ struct SourceRequester: Sendable {
         }
     }
 
-    func failure(_ path: String, _ problem: String) -> SourceError {
-        SourceError(source: source, request: describe(path), problem: redacted(problem))
+    func failure(_ path: String, _ problem: String, cause: SourceError.Cause = .answer) -> SourceError {
+        SourceError(source: source, request: describe(path), problem: redacted(problem), cause: cause)
     }
 
     /// An HTTP error status, with the server's own message when it sent one.
@@ -96,7 +109,7 @@ struct SourceRequester: Sendable {
         default: break
         }
         if let message = Self.serverMessage(body) { problem += ": \(message)" }
-        return failure(path, problem)
+        return failure(path, problem, cause: .status(head.status))
     }
 
     /// The `message` of a JSON error body, on one line and at most 200 characters.

@@ -6,7 +6,7 @@ import WalletWatchSources
 /// The daemon's work (`walletwatch run`): each source ingested on its interval, with jitter,
 /// backing off after failures (2, 4, then 8 intervals; back to 1 after a success); barkd's
 /// long poll wakes its source at once when a movement is created or updated; rates refreshed
-/// on their own interval.
+/// on their own interval; backups made on `[backup] every_hours` (``BackupSchedule``).
 ///
 /// Graceful shutdown (SIGINT/SIGTERM) stops new work and wakes every waiting loop; an ingest
 /// already running finishes its write transaction (or, cut off, rolls it back): the database
@@ -30,6 +30,7 @@ public struct Scheduler: Service {
         let sources = engine.config.sources
         let wakeups = Dictionary(uniqueKeysWithValues: sources.map { ($0.name, Wakeup()) })
         let rateWakeup = Wakeup()
+        let backupWakeup = Wakeup()
         engine.logger.info("daemon started", metadata: ["sources": "\(sources.map(\.name).joined(separator: ","))"])
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
@@ -41,6 +42,9 @@ public struct Scheduler: Service {
                     }
                 }
                 group.addTask { await rateLoop(rateWakeup) }
+                group.addTask {
+                    await engine.backupSchedule.run(stopping: { stopping }, pause: { await backupWakeup.wait(for: $0) })
+                }
                 // The daemon lasts until it is told to stop, even with nothing to schedule (no
                 // sources, static rates): `serve` must keep its web view up for manual assets.
                 group.addTask { try? await gracefulShutdown() }
@@ -50,6 +54,7 @@ public struct Scheduler: Service {
             Task {
                 for wakeup in wakeups.values { await wakeup.fire() }
                 await rateWakeup.fire()
+                await backupWakeup.fire()
             }
         }
         engine.logger.info("daemon stopped")
