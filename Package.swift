@@ -109,7 +109,9 @@ let package = Package(
         // End-to-end: runs the built `walletwatch` binary against the simulator, as a user would.
         // Fixtures: data recorded by others (BIP-329 vectors, CryptoSavingsTracker's month
         // cycle, price API examples), replayed through the binary.
-        .testTarget(name: "WalletWatchCLITests", dependencies: ["walletwatch", "walletwatch-sim", "WalletWatchCore", "WalletWatchSim", "TestSupport"],
+        // Hummingbird: a web site answering HTML where `doctor` expects an API.
+        .testTarget(name: "WalletWatchCLITests", dependencies: ["walletwatch", "walletwatch-sim", "WalletWatchCore", "WalletWatchSim", "TestSupport",
+                                                              hummingbird, logging],
                     exclude: ["Fixtures"]),
     ]
 )

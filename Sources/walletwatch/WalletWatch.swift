@@ -35,6 +35,9 @@ struct WalletWatch: AsyncParsableCommand {
             RunCommand.self,
             ServeCommand.self,
             WatchCommand.self,
+            BackupCommand.self,
+            CheckCommand.self,
+            DoctorCommand.self,
         ]
     )
 

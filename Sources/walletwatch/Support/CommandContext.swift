@@ -20,16 +20,37 @@ struct CommandContext {
     ///   and its one `error:` line, so by default it logs only what is critical (a log line
     ///   would repeat them).
     static func load(_ options: GlobalOptions, label: String = "walletwatch", logLevel: Logger.Level = .critical) throws -> CommandContext {
-        let config = try loadConfig(options)
-        // Longer than any ingest can hold its write transaction (see AppDatabase.open).
-        let storage = try Storage.open(path: config.database,
-                                       busyTimeoutSeconds: Storage.defaultBusyTimeoutSeconds + config.http.timeoutSeconds)
+        try open(loadConfig(options), label: label, logLevel: logLevel)
+    }
+
+    /// Opens the database `config` names and gathers the engine.
+    /// - parameter http: the HTTP limits to use instead of `[http]`'s (the doctor asks once).
+    static func open(_ config: AppConfig, label: String = "walletwatch", logLevel: Logger.Level = .critical,
+                     http httpLimits: HTTPConfig? = nil) throws -> CommandContext {
+        let storage = try Storage.open(path: config.database, busyTimeoutSeconds: try busyTimeoutSeconds(config))
         let clock = try WallClock.fromEnvironment()
         var logger = Logger(label: label)
         logger.logLevel = LogSetup.configuredLevel ?? logLevel
-        let http = CurlHTTPClient(configuration: httpConfiguration(config.http), logger: logger)
+        let http = CurlHTTPClient(configuration: httpConfiguration(httpLimits ?? config.http), logger: logger)
         return CommandContext(engine: Engine(storage: storage, config: config, clock: clock, http: http, logger: logger,
                                              warn: { Output.warning($0) }))
+    }
+
+    /// The environment variable that shortens (or lengthens) how long a write waits for
+    /// another process's write before it fails with "locked" (tests, and scripts that would
+    /// rather fail fast than wait).
+    static let busyTimeoutKey = "WALLETWATCH_BUSY_TIMEOUT_SECONDS"
+
+    /// Longer than any ingest can hold its write transaction (see AppDatabase.open), unless
+    /// `WALLETWATCH_BUSY_TIMEOUT_SECONDS` says otherwise.
+    static func busyTimeoutSeconds(_ config: AppConfig, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int {
+        guard let text = environment[busyTimeoutKey], !text.isEmpty else {
+            return Storage.defaultBusyTimeoutSeconds + config.http.timeoutSeconds
+        }
+        guard let seconds = Int(text), (0...86_400).contains(seconds) else {
+            throw UsageError("\(busyTimeoutKey)='\(text)' is not accepted; give whole seconds from 0 to 86400")
+        }
+        return seconds
     }
 
     /// The limits of `[http]`, and walletwatch's User-Agent.
