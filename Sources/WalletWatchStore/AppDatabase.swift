@@ -35,21 +35,26 @@ public struct AppDatabase: Sendable {
     ///   transaction before failing with "database is locked". An ingest holds its transaction
     ///   while the last of a barkd history streams in, which the HTTP timeout bounds: the config
     ///   passes that timeout plus a margin.
-    public static func open(path: String, busyTimeoutSeconds: Int = defaultBusyTimeoutSeconds) throws -> AppDatabase {
+    /// - parameter readOnly: open for reading only (`check`), so that opening changes nothing
+    ///   in the file, not even its journal mode; a file of an older schema is upgraded first.
+    public static func open(path: String, busyTimeoutSeconds: Int = defaultBusyTimeoutSeconds, readOnly: Bool = false) throws -> AppDatabase {
         _ = tuneSQLite
         do {
             try createPrivateFile(path)
             var configuration = makeConfiguration(busyTimeoutSeconds: busyTimeoutSeconds)
-            if access(path, W_OK) != 0 {
+            let writable = access(path, W_OK) == 0
+            if readOnly || !writable {
                 // A file this user may only read (a copy kept read-only, a read-only mount) is
-                // opened as it is: reading works, and a write is refused by SQLite, naming the
-                // file. Its schema must be current already: an upgrade would write.
+                // opened as it is too: reading works, and a write is refused by SQLite, naming
+                // the file. Its schema must be current already: an upgrade writes.
                 configuration.readonly = true
                 let pool = try DatabasePool(path: path, configuration: configuration)
-                guard try pool.read({ try migrator.hasCompletedMigrations($0) }) else {
+                if try pool.read({ try migrator.hasCompletedMigrations($0) }) { return AppDatabase(current: pool) }
+                try pool.close()
+                guard writable else {
                     throw StoreError.cannotOpen(path: path, reason: "the file is read-only, and its schema is older than this walletwatch's; upgrading it writes to it, so make it writable once")
                 }
-                return AppDatabase(current: pool)
+                configuration.readonly = false
             }
             let pool = try DatabasePool(path: path, configuration: configuration)
             return try AppDatabase(pool)

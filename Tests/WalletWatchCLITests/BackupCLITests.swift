@@ -35,8 +35,11 @@ struct BackupCLITests {
         }
         #expect(try await sqlite(path, "SELECT group_concat(amount) FROM transactions ORDER BY txid")
                 == (try await sqlite(ledger.database, "SELECT group_concat(amount) FROM transactions ORDER BY txid")))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let check = try await ledger.cli().run("--db", path, "check")
         #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "check changed the backup")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: ledger.folder.file("backups")) == ["walletwatch-20261201T100000.000Z.sqlite"])
         let text = try await ledger.cli("2026-12-01T10:00:01Z").run("backup")
         #expect(text.stdout == "backed up to \(ledger.folder.file("backups/walletwatch-20261201T100001.000Z.sqlite")) (\(document["bytes"]!) bytes, integrity ok)\n")
     }

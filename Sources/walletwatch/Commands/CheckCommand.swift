@@ -14,8 +14,9 @@ struct CheckCommand: AsyncParsableCommand {
             asset's balance is negative at any date; Rule 1 allocated each transaction at most \
             once; and every completed month still matches the digest stored when it was \
             completed. Each problem is one line naming the check and the rows; the command then \
-            exits 1. It reads one consistent snapshot and changes nothing, so it can run beside \
-            the daemon.
+            exits 1. It reads one consistent snapshot and changes nothing (a backup checked with \
+            --db stays byte for byte as it was; a database of an older version is upgraded \
+            first), so it can run beside the daemon.
 
             Examples:
               walletwatch check
@@ -26,7 +27,8 @@ struct CheckCommand: AsyncParsableCommand {
     @OptionGroup var output: JSONOption
 
     func run() async throws {
-        let context = try CommandContext.load(global)
+        // Opened for reading: checking a backup leaves it byte for byte as it was.
+        let context = try CommandContext.load(global, readOnly: true)
         let findings = try context.engine.checkup.run()
         if output.json {
             Output.json(MaintenanceDocument.check(findings))

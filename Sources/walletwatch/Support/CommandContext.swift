@@ -19,15 +19,17 @@ struct CommandContext {
     ///   daemon logs at `info`; a one-shot command reports through its output, its warnings
     ///   and its one `error:` line, so by default it logs only what is critical (a log line
     ///   would repeat them).
-    static func load(_ options: GlobalOptions, label: String = "walletwatch", logLevel: Logger.Level = .critical) throws -> CommandContext {
-        try open(loadConfig(options), label: label, logLevel: logLevel)
+    static func load(_ options: GlobalOptions, label: String = "walletwatch", logLevel: Logger.Level = .critical,
+                     readOnly: Bool = false) throws -> CommandContext {
+        try open(loadConfig(options), label: label, logLevel: logLevel, readOnly: readOnly)
     }
 
     /// Opens the database `config` names and gathers the engine.
     /// - parameter http: the HTTP limits to use instead of `[http]`'s (the doctor asks once).
+    /// - parameter readOnly: for a command that only reads and must leave the file as it is.
     static func open(_ config: AppConfig, label: String = "walletwatch", logLevel: Logger.Level = .critical,
-                     http httpLimits: HTTPConfig? = nil) throws -> CommandContext {
-        let storage = try Storage.open(path: config.database, busyTimeoutSeconds: try busyTimeoutSeconds(config))
+                     http httpLimits: HTTPConfig? = nil, readOnly: Bool = false) throws -> CommandContext {
+        let storage = try Storage.open(path: config.database, busyTimeoutSeconds: try busyTimeoutSeconds(config), readOnly: readOnly)
         let clock = try WallClock.fromEnvironment()
         var logger = Logger(label: label)
         logger.logLevel = LogSetup.configuredLevel ?? logLevel
