@@ -20,6 +20,7 @@ public struct SourceError: Classified, Equatable {
     /// `GET <url>` (without secrets).
     public let request: String
     public let problem: String
+    /// The kind of failure, for callers that tell them apart.
     public let cause: Cause
 
     public init(source: String, request: String, problem: String, cause: Cause = .answer) {

@@ -1,4 +1,5 @@
 import WalletWatchCore
+import WalletWatchNet
 import WalletWatchSources
 
 extension Doctor {
@@ -22,7 +23,7 @@ extension Doctor {
                 if source.onchainAsset != nil { _ = try await client.onchainBalance() }
                 let token = source.token == nil ? "no token configured" : "token accepted"
                 return DoctorCheck(name: name, ok: true, detail: """
-                    \(source.url) answers like barkd, \(token): network \(info.network), \(balance.spendable) sat spendable, tip \(tip)
+                    \(URLRedaction.redact(source.url)) answers like barkd, \(token): network \(info.network), \(balance.spendable) sat spendable, tip \(tip)
                     """)
             } catch {
                 return DoctorCheck(name: name, ok: false, detail: Self.diagnose(error, api: "the barkd API", hasToken: source.token != nil,
@@ -37,7 +38,7 @@ extension Doctor {
                     let summary = try await client.summary(of: address)
                     shown = "; \(address) has \(summary.chain.transactionCount) confirmed transaction(s)"
                 }
-                return DoctorCheck(name: name, ok: true, detail: "\(source.url) answers like Esplora: tip height \(tip)\(shown)")
+                return DoctorCheck(name: name, ok: true, detail: "\(URLRedaction.redact(source.url)) answers like Esplora: tip height \(tip)\(shown)")
             } catch {
                 return DoctorCheck(name: name, ok: false, detail: Self.diagnose(error, api: "an Esplora API", hasToken: false,
                                                                                urlHint: "the part before /address/..., e.g. https://mempool.space/api"))
@@ -51,7 +52,7 @@ extension Doctor {
         do {
             let answer = try await rates.probe()
             let prices = answer.rates.map { "\($0.pair) \($0.rate)" }.joined(separator: ", ")
-            let origin = provider == .static ? "static rates from the config" : "\(provider.rawValue) at \(config.rates.url)"
+            let origin = provider == .static ? "static rates from the config" : "\(provider.rawValue) at \(URLRedaction.redact(config.rates.url))"
             guard answer.unpriced.isEmpty else {
                 let missing = answer.unpriced.map { "\($0.currency.code) (it answered \($0.answered))" }.joined(separator: ", ")
                 return DoctorCheck(name: "rates", ok: false, detail: "\(origin) has no price for \(missing); remove it from [rates] currencies or use another provider")
@@ -79,8 +80,8 @@ extension Doctor {
         case .transport:
             return "the connection failed: \(evidence)"
         case .status(401), .status(403):
-            return hasToken ? "token refused: \(evidence); check token_file or token_env"
-                            : "access refused: \(evidence); this API should need no credentials: check the url"
+            // The evidence already says what to check (the token, or the url of an open API).
+            return hasToken ? "token refused: \(evidence)" : "access refused: \(evidence)"
         case .status(404), .status(405):
             return "wrong URL (no such path): \(evidence); the url should be \(urlHint)"
         case .status(let status) where status >= 500:

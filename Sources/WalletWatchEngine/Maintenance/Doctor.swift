@@ -9,7 +9,9 @@ import WalletWatchStore
 public struct DoctorCheck: Hashable, Sendable {
     /// `config`, `database`, `source NAME`, `rates`, `backups`, `mode of ...`.
     public let name: String
+    /// Whether it is fine; one that is not makes `doctor` exit 1.
     public let ok: Bool
+    /// What was seen: for a failure, the cause first, then the evidence and what to do.
     public let detail: String
 
     public init(name: String, ok: Bool, detail: String) {
