@@ -66,4 +66,19 @@ struct HelpCLITests {
             #expect(line.count + 1 + firstWord.count > 80, "a line ends before the terminal's edge: '\(line)'")
         }
     }
+
+    @Test("shell completions come from the same definitions: bash's script parses and offers every command")
+    func completions() async throws {
+        let folder = TemporaryDirectory("walletwatch-completions")
+        for shell in ["bash", "zsh", "fish"] {
+            let result = try await CLIRunner(folder: folder).run("--generate-completion-script", shell)
+            #expect(result.status == 0, "\(shell): \(result.stderr)")
+            #expect(result.stdout.contains("backup") && result.stdout.contains("doctor"), "\(shell)")
+        }
+        let bash = try await CLIRunner(folder: folder).run("--generate-completion-script", "bash")
+        let script = folder.write("walletwatch.bash", bash.stdout)
+        let syntax = try await ProcessRunner.run("/bin/bash", ["-n", script], environment: [:], currentDirectory: folder.path)
+        #expect(syntax.status == 0, "\(syntax.stderr)")
+        #expect(bash.stdout.contains("compgen -W 'init ingest balance asset tx goal allocate tag rates settings month report export run serve watch backup check doctor help'"))
+    }
 }
