@@ -55,7 +55,8 @@ let package = Package(
         .target(name: "WalletWatchCore"),
         // Pure Bitcoin: addresses, scripts, BIP32 public derivation, descriptors. No I/O.
         .target(name: "WalletWatchBitcoin", dependencies: ["CSecp256k1", "COpenSSLCrypto", crypto]),
-        .target(name: "WalletWatchStore", dependencies: ["WalletWatchCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift"), "CSQLiteTuning"]),
+        // Crypto: the SHA-256 digest that proves a completed month unchanged (`walletwatch check`).
+        .target(name: "WalletWatchStore", dependencies: ["WalletWatchCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift"), "CSQLiteTuning", crypto]),
         .target(name: "WalletWatchNet", dependencies: ["CCurl", logging]),
         .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchNet"]),
         .target(
@@ -110,7 +111,9 @@ let package = Package(
         // End-to-end: runs the built `walletwatch` binary against the simulator, as a user would.
         // Fixtures: data recorded by others (BIP-329 vectors, CryptoSavingsTracker's month
         // cycle, price API examples), replayed through the binary.
-        .testTarget(name: "WalletWatchCLITests", dependencies: ["walletwatch", "walletwatch-sim", "WalletWatchCore", "WalletWatchSim", "TestSupport"],
+        // Hummingbird: a web site answering HTML where `doctor` expects an API.
+        .testTarget(name: "WalletWatchCLITests", dependencies: ["walletwatch", "walletwatch-sim", "WalletWatchCore", "WalletWatchSim", "TestSupport",
+                                                              hummingbird, logging],
                     exclude: ["Fixtures"]),
     ]
 )

@@ -81,7 +81,7 @@ public enum ManualLedger {
 
     /// The first point in time where the running balance is negative: its date, the balance
     /// there, and the withdrawal dated then that the message should name.
-    static func firstShortfall(_ entries: [LedgerEntry]) -> (date: Instant, balance: Int64, txid: String)? {
+    public static func firstShortfall(_ entries: [LedgerEntry]) -> (date: Instant, balance: Int64, txid: String)? {
         let sorted = entries.sorted { ($0.date, $0.amount) < ($1.date, $1.amount) }
         var balance: Int64 = 0
         var index = 0

@@ -47,6 +47,14 @@ public struct Engine: Sendable {
     public let activity: Activity
     /// Secret files readable by others, each warned about once by every copy of this engine.
     public let secretFiles: SecretFileWarnings
+    /// Consistent copies of the database, and the folder that keeps the newest of them.
+    public let backups: Backups
+    /// The daemon's backups on `[backup] every_hours`.
+    public let backupSchedule: BackupSchedule
+    /// `walletwatch check`: SQLite's checks and walletwatch's invariants.
+    public let checkup: Checkup
+    /// `walletwatch doctor`: the config, the database, each source, the rate provider, file modes.
+    public let doctor: Doctor
 
     /// - parameter warn: where a warning goes that is no log line (a token file others can
     ///   read): the command line prints `warning: ...`; by default it is logged.
@@ -77,5 +85,9 @@ public struct Engine: Sendable {
         liveView = LiveView(database: database, config: config, clock: clock, preferences: preferences, month: month, reports: reports,
                             valuer: valuer, logger: logger)
         activity = Activity(database: database, http: http)
+        backups = Backups(database: database, config: config, clock: clock)
+        backupSchedule = BackupSchedule(backups: backups, clock: clock, logger: logger, everyHours: config.backup.everyHours)
+        checkup = Checkup(database: database)
+        doctor = Doctor(database: database, config: config, clock: clock, http: http, rates: rates, backups: backups)
     }
 }

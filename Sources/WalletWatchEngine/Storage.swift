@@ -13,9 +13,13 @@ public struct Storage: Sendable {
 
     /// Opens (creating when needed, with mode 0600, and migrating) the database file at `path`.
     /// - parameter busyTimeoutSeconds: how long a write waits for another process's write.
-    public static func open(path: String, busyTimeoutSeconds: Int = AppDatabase.defaultBusyTimeoutSeconds) throws -> Storage {
-        Storage(try AppDatabase.open(path: path, busyTimeoutSeconds: busyTimeoutSeconds))
+    /// - parameter readOnly: for reading only: opening then changes nothing in the file.
+    public static func open(path: String, busyTimeoutSeconds: Int = AppDatabase.defaultBusyTimeoutSeconds, readOnly: Bool = false) throws -> Storage {
+        Storage(try AppDatabase.open(path: path, busyTimeoutSeconds: busyTimeoutSeconds, readOnly: readOnly))
     }
+
+    /// How long a write waits for another process's write unless told otherwise.
+    public static var defaultBusyTimeoutSeconds: Int { AppDatabase.defaultBusyTimeoutSeconds }
 
     /// The database file's path, or nil in memory.
     public var path: String? { database.path }

@@ -28,7 +28,7 @@ struct SourceRequester: Sendable {
             response = try await http.send(HTTPRequest(url: url(path), headers: [HTTPHeader("Accept", "application/json")],
                                                        bearerToken: token, timeout: timeout))
         } catch let error as NetError {
-            throw failure(path, error.detail)
+            throw failure(path, error.detail, cause: .transport(error.kind))
         }
         guard response.isSuccess else { throw statusFailure(path, response.head, body: response.body) }
         return response.body
@@ -43,7 +43,7 @@ struct SourceRequester: Sendable {
                             maxResponseBytes: maxResponseBytes),
                 into: consumer)
         } catch let error as NetError {
-            throw failure(path, error.detail)
+            throw failure(path, error.detail, cause: .transport(error.kind))
         } catch let error as JSONReadError {
             throw failure(path, error.description)
         } catch let error as SourceError {
@@ -61,8 +61,8 @@ struct SourceRequester: Sendable {
         }
     }
 
-    func failure(_ path: String, _ problem: String) -> SourceError {
-        SourceError(source: source, request: describe(path), problem: redacted(problem))
+    func failure(_ path: String, _ problem: String, cause: SourceError.Cause = .answer) -> SourceError {
+        SourceError(source: source, request: describe(path), problem: redacted(problem), cause: cause)
     }
 
     /// An HTTP error status, with the server's own message when it sent one.
@@ -77,7 +77,7 @@ struct SourceRequester: Sendable {
         default: break
         }
         if let message = Self.serverMessage(body) { problem += ": \(message)" }
-        return failure(path, problem)
+        return failure(path, problem, cause: .status(head.status))
     }
 
     /// The `message` of a JSON error body, on one line and at most 200 characters.

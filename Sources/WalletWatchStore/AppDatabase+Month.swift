@@ -150,6 +150,7 @@ extension AppDatabase {
                                  try Self.json(FrozenRates(displayCurrency: data.displayCurrency, rates: data.rates))])
             try db.execute(sql: "UPDATE execution_records SET status = 'closed', completed_at = ?, can_undo_until = ? WHERE id = ?",
                            arguments: [data.completedAt, canUndoUntil, record.id])
+            try CompletedMonthDigest.store(db, recordID: record.id)
             try Self.bumpChangeCounter(db)
             return try Self.record(db, month: month)!
         }

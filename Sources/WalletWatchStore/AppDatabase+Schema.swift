@@ -45,6 +45,12 @@ extension AppDatabase {
         migrator.registerMigration("v4-ledger-passes") { db in
             for statement in Schema.version4 { try db.execute(sql: statement) }
         }
+        // A digest of each completed month, written with it, so that `walletwatch check` can
+        // tell a month changed after it was closed (SPEC.md section 20). Months completed
+        // before this migration get the digest of their rows as they are now.
+        migrator.registerMigration("v5-completed-execution-digests") { db in
+            try CompletedMonthDigest.migrate(db)
+        }
         return migrator
     }
 

@@ -25,19 +25,41 @@ public struct AppDatabase: Sendable {
         }
     }
 
+    /// Wraps a connection whose schema is known to be current (a read-only file).
+    private init(current writer: any DatabaseWriter) {
+        self.writer = writer
+    }
+
     /// Opens (creating when needed, with mode 0600) the database file at `path`.
     /// - parameter busyTimeoutSeconds: how long a write waits for another process's write
     ///   transaction before failing with "database is locked" (see ``defaultBusyTimeoutSeconds``).
-    public static func open(path: String, busyTimeoutSeconds: Int = defaultBusyTimeoutSeconds) throws -> AppDatabase {
+    /// - parameter readOnly: open for reading only (`check`), so that opening changes nothing
+    ///   in the file, not even its journal mode; a file of an older schema is upgraded first.
+    public static func open(path: String, busyTimeoutSeconds: Int = defaultBusyTimeoutSeconds, readOnly: Bool = false) throws -> AppDatabase {
         _ = tuneSQLite
         do {
             try createPrivateFile(path)
-            let pool = try DatabasePool(path: path, configuration: makeConfiguration(busyTimeoutSeconds: busyTimeoutSeconds))
+            var configuration = makeConfiguration(busyTimeoutSeconds: busyTimeoutSeconds)
+            let writable = access(path, W_OK) == 0
+            if readOnly || !writable {
+                // A file this user may only read (a copy kept read-only, a read-only mount) is
+                // opened as it is too: reading works, and a write is refused by SQLite, naming
+                // the file. Its schema must be current already: an upgrade writes.
+                configuration.readonly = true
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                if try pool.read({ try migrator.hasCompletedMigrations($0) }) { return AppDatabase(current: pool) }
+                try pool.close()
+                guard writable else {
+                    throw StoreError.cannotOpen(path: path, reason: "the file is read-only, and its schema is older than this walletwatch's; upgrading it writes to it, so make it writable once")
+                }
+                configuration.readonly = false
+            }
+            let pool = try DatabasePool(path: path, configuration: configuration)
             return try AppDatabase(pool)
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError.cannotOpen(path: path, reason: describe(error))
+            throw StoreError.cannotOpen(path: path, reason: (error as? DatabaseError).flatMap(cause) ?? describe(error))
         }
     }
 
@@ -82,28 +104,78 @@ public struct AppDatabase: Sendable {
 
     /// Reads the database in a consistent snapshot.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
-        do { return try writer.read(body) } catch { throw AppDatabase.translate(error) }
+        do { return try writer.read(body) } catch { throw translate(error, writing: false) }
     }
 
     /// Runs `body` in one write transaction; Core and store errors pass through unchanged.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
-        do { return try writer.write(body) } catch { throw AppDatabase.translate(error) }
+        do { return try writer.write(body) } catch { throw translate(error, writing: true) }
     }
 
     /// Runs `body` in one write transaction without blocking the caller's thread.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await writer.write(body) } catch { throw AppDatabase.translate(error) }
+        do { return try await writer.write(body) } catch { throw translate(error, writing: true) }
     }
 
     /// Reads without blocking the caller's thread.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await writer.read(body) } catch { throw AppDatabase.translate(error) }
+        do { return try await writer.read(body) } catch { throw translate(error, writing: false) }
     }
+
+    /// Keeps walletwatch's own errors; turns SQLite's into a ``StoreError`` with a readable reason.
+    /// A file's errors name the file: a refused write (disk full, read-only, locked past the
+    /// busy timeout) is reported as what the user can act on, with the transaction rolled back.
+    func translate(_ error: any Error, writing: Bool) -> any Error {
+        guard let path else { return AppDatabase.translate(error) }
+        if let error = error as? DatabaseError, let cause = Self.cause(error) {
+            return StoreError.refused(path: path, writing: writing, cause: cause)
+        }
+        // The same failures reported by the store's own statements (the ingest's prepared ones).
+        if case StoreError.database(let reason) = error, let code = Self.resultCode(in: reason),
+           Self.refusalCodes.contains(code.primaryResultCode) {
+            return StoreError.refused(path: path, writing: writing, cause: reason)
+        }
+        return AppDatabase.translate(error)
+    }
+
+    /// The result code in a prepared statement's failure ("database or disk is full (13) in INSERT ...").
+    static func resultCode(in reason: String) -> ResultCode? {
+        guard let end = reason.range(of: ") in ")?.lowerBound,
+              let start = reason[..<end].lastIndex(of: "("),
+              let code = Int32(reason[reason.index(after: start)..<end]) else { return nil }
+        return ResultCode(rawValue: code)
+    }
+
+    /// The result codes of a file SQLite cannot use (as opposed to a rule of the schema).
+    static let refusalCodes: [ResultCode] = [.SQLITE_FULL, .SQLITE_READONLY, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_IOERR,
+                                             .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_CANTOPEN, .SQLITE_PERM]
 
     /// Keeps walletwatch's own errors; turns SQLite's into a ``StoreError`` with a readable reason.
     static func translate(_ error: any Error) -> any Error {
         if error is any Classified { return error }
         return StoreError.database(describe(error))
+    }
+
+    /// What a user can do about an SQLite failure of the file (disk full, read-only, locked,
+    /// damaged), by its result code; nil for other failures (a constraint, a trigger's refusal).
+    static func cause(_ error: DatabaseError) -> String? {
+        let message = error.message ?? "SQLite error \(error.resultCode.rawValue)"
+        switch error.resultCode.primaryResultCode {
+        case .SQLITE_FULL:
+            return "the disk is full (\(message)); free some space and try again"
+        case .SQLITE_READONLY:
+            return "the file is read-only (\(message)); check the permissions of the file and its folder, or whether the file system is mounted read-only"
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return "it is locked by another process's write for longer than the busy timeout (\(message)); try again when that write has ended"
+        case .SQLITE_IOERR:
+            return "a disk I/O error (\(message)); the disk may be full, failing, or past a file size limit"
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return "the file is damaged (\(message)); `walletwatch check` shows what, or restore a backup"
+        case .SQLITE_CANTOPEN, .SQLITE_PERM:
+            return "it cannot be opened for writing (\(message)); check the permissions of the file and its folder"
+        default:
+            return nil
+        }
     }
 
     static func describe(_ error: any Error) -> String {
@@ -120,7 +192,12 @@ public struct AppDatabase: Sendable {
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             throw StoreError.cannotOpen(path: path, reason: "the folder \(directory) does not exist")
         }
-        let descriptor = Foundation.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        var descriptor = Foundation.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        // A file this process may only read (a read-only copy, a read-only mount) still opens:
+        // reading works, and a write is refused by SQLite with a message naming the file.
+        if descriptor < 0, errno == EACCES || errno == EROFS, FileManager.default.fileExists(atPath: path) {
+            descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+        }
         guard descriptor >= 0 else {
             throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
@@ -132,6 +209,11 @@ public struct AppDatabase: Sendable {
 public enum StoreError: Classified, Equatable {
     case cannotOpen(path: String, reason: String)
     case database(String)
+    /// SQLite refused a read or a write of the file at `path` (disk full, read-only, locked);
+    /// a refused write was rolled back whole.
+    case refused(path: String, writing: Bool, cause: String)
+    /// A backup to `path` could not be made; nothing was left at `path`.
+    case backupFailed(path: String, reason: String)
     /// A stored value that walletwatch cannot read back (a corrupt or foreign database).
     case corrupt(String)
 
@@ -139,6 +221,9 @@ public enum StoreError: Classified, Equatable {
         switch self {
         case .cannotOpen(let path, let reason): "cannot open the database \(path): \(reason)"
         case .database(let reason): "database error: \(reason)"
+        case .refused(let path, true, let cause): "the database \(path) refused the write, so nothing was changed: \(cause)"
+        case .refused(let path, false, let cause): "the database \(path) cannot be read: \(cause)"
+        case .backupFailed(let path, let reason): "the backup \(path) was not made: \(reason)"
         case .corrupt(let what): "the database holds a value walletwatch cannot read: \(what)"
         }
     }

@@ -8,13 +8,13 @@ struct WalletWatch: AsyncParsableCommand {
         commandName: "walletwatch",
         abstract: "Watch Bitcoin wallets and track savings goals month by month.",
         discussion: """
-            walletwatch polls Ark wallets (barkd) and on-chain addresses (Esplora) into a local
-            SQLite database, lets you tag transactions, spread each wallet across savings goals,
+            walletwatch polls Ark wallets (barkd) and on-chain addresses (Esplora) into a local \
+            SQLite database, lets you tag transactions, spread each wallet across savings goals, \
             and shows what each goal received this month and what is left to close it.
 
-            Start with `walletwatch init`, then see `walletwatch help <command>`.
-            Global options (--config, --db) may come before or after the command.
-            Every command that prints data takes --json. Exit codes: 0 ok, 1 runtime failure,
+            Start with `walletwatch init`, then see `walletwatch help <command>`. \
+            Global options (--config, --db) may come before or after the command. \
+            Every command that prints data takes --json. Exit codes: 0 ok, 1 runtime failure, \
             64 usage error, 65 refused input.
             """,
         version: WalletWatchVersion.current,
@@ -35,6 +35,9 @@ struct WalletWatch: AsyncParsableCommand {
             RunCommand.self,
             ServeCommand.self,
             WatchCommand.self,
+            BackupCommand.self,
+            CheckCommand.self,
+            DoctorCommand.self,
         ]
     )
 

@@ -212,3 +212,35 @@ struct WallClockTests {
         #expect(system > .at("2026-01-01T00:00:00Z"))
     }
 }
+
+@Suite("Configuration: [backup]")
+struct BackupConfigTests {
+    @Test("CLI.md's [backup] example: the folder relative to the config's folder; without the table no schedule, keep 7")
+    func example() throws {
+        let config = try ConfigLoader.parse("""
+            [backup]
+            folder = "backups"                     # relative to the config file's folder
+            every_hours = 24                       # the daemon's schedule; 0 = never
+            keep = 7
+            """, file: "/etc/ww/walletwatch.toml")
+        #expect(config.backup == BackupConfig(folder: "/etc/ww/backups", everyHours: 24, keep: 7))
+        let plain = try ConfigLoader.parse("", file: "/etc/ww/walletwatch.toml")
+        #expect(plain.backup == BackupConfig(folder: nil, everyHours: 0, keep: 7))
+        #expect(try ConfigLoader.parse(StarterConfig.text, file: "/x/walletwatch.toml").backup == BackupConfig(everyHours: 24, keep: 7))
+    }
+
+    @Test("errors name the key and what is accepted", arguments: [
+        ("[backup]\nevery_hours = -1", "backup.every_hours", "accepted: 0 to 8760"),
+        ("[backup]\nkeep = 0", "backup.keep", "accepted: 1 to 10000"),
+        ("[backup]\nfolder = 3", "backup.folder", "string"),
+        ("[backup]\nevery = 24", "backup.every", "not a known key"),
+    ])
+    func errors(text: String, key: String, accepted: String) {
+        #expect {
+            try ConfigLoader.parse(text, file: "/etc/ww/walletwatch.toml")
+        } throws: { error in
+            let message = (error as? ConfigError)?.description ?? ""
+            return message.contains(key) && message.contains(accepted)
+        }
+    }
+}

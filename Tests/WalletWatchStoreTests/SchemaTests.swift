@@ -15,6 +15,8 @@ struct SchemaTests {
         // Added by later migrations: which Esplora addresses are synced whole; ingest passes in
         // progress, the changes they staged and the digests of what sources sent.
         "esplora_synced_addresses", "ingest_passes", "staged_updates", "source_digests",
+        // Added by a later migration: the digest of each completed month (`walletwatch check`).
+        "completed_execution_digests",
     ]
     /// Readers see assets and transactions through views that leave out unpublished passes.
     static let views: Set<String> = ["assets", "transactions"]

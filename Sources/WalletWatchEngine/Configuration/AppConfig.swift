@@ -17,10 +17,11 @@ public struct AppConfig: Sendable, Equatable {
     public var rates: RatesConfig
     public var http: HTTPConfig
     public var serve: ServeConfig
+    public var backup: BackupConfig
 
     public init(file: String?, database: String, balanceCacheSeconds: Int = 300, timeZone: String? = nil,
                 sources: [SourceConfig] = [], rates: RatesConfig = RatesConfig(), http: HTTPConfig = HTTPConfig(),
-                serve: ServeConfig = ServeConfig()) {
+                serve: ServeConfig = ServeConfig(), backup: BackupConfig = BackupConfig()) {
         self.file = file
         self.database = database
         self.balanceCacheSeconds = balanceCacheSeconds
@@ -29,6 +30,7 @@ public struct AppConfig: Sendable, Equatable {
         self.rates = rates
         self.http = http
         self.serve = serve
+        self.backup = backup
     }
 
     /// The configured source called `name`.
@@ -145,5 +147,21 @@ public struct ServeConfig: Sendable, Equatable {
     public init(listen: String = "127.0.0.1:8477", tokenFile: String? = nil) {
         self.listen = listen
         self.tokenFile = tokenFile
+    }
+}
+
+/// Backups of the database (`walletwatch backup`, and the daemon's schedule).
+public struct BackupConfig: Sendable, Equatable {
+    /// Where backups without a path go (absolute); nil means `backups` beside the database.
+    public var folder: String?
+    /// The daemon makes a backup when the newest in the folder is this many hours old; 0 never.
+    public var everyHours: Int
+    /// How many backups the folder keeps: the newest ones; older ones are removed.
+    public var keep: Int
+
+    public init(folder: String? = nil, everyHours: Int = 0, keep: Int = 7) {
+        self.folder = folder
+        self.everyHours = everyHours
+        self.keep = keep
     }
 }

@@ -105,6 +105,13 @@ public enum ConfigLoader {
                     tokenFile: try serve.string("token_file").map { absolute($0, relativeTo: folder) })
                 try serve.rejectUnknownKeys()
             }
+            if var backup = try reader.table("backup") {
+                config.backup = BackupConfig(
+                    folder: try backup.string("folder").map { absolute($0, relativeTo: folder) },
+                    everyHours: try backup.int("every_hours", in: 0...8760) ?? 0,
+                    keep: try backup.int("keep", in: 1...10_000) ?? 7)
+                try backup.rejectUnknownKeys()
+            }
             try reader.rejectUnknownKeys()
             return config
         } catch let error as ConfigError {

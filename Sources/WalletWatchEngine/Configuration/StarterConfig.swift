@@ -52,5 +52,11 @@ public enum StarterConfig {
         listen = "127.0.0.1:8477"
         # token_file = "web.token"          # required when listen is not a loopback address
 
+        # Consistent copies of the database (`walletwatch backup`; `run` and `serve` on a schedule).
+        [backup]
+        # folder = "backups"                # default: "backups" beside the database
+        every_hours = 24                    # the daemon's schedule; 0 = never
+        keep = 7                            # the newest backups kept in the folder
+
         """
 }

@@ -7,7 +7,8 @@ import WalletWatchSources
 /// backing off after failures (2, 4, then 8 intervals; back to 1 after a success); barkd's
 /// long poll wakes its source at once when a movement is created or updated; rates refreshed
 /// on their own interval; the daily price history backfilled at start and topped up on each
-/// new UTC day (a failure is logged and retried later, never fatal).
+/// new UTC day (a failure is logged and retried later, never fatal); backups made on
+/// `[backup] every_hours` (``BackupSchedule``).
 ///
 /// Graceful shutdown (SIGINT/SIGTERM) stops new work and wakes every waiting loop; an ingest
 /// already running finishes its pass (or, cut off, gives it up and leaves nothing of it): the
@@ -53,6 +54,7 @@ public struct Scheduler: Service {
         let wakeups = Dictionary(uniqueKeysWithValues: sources.map { ($0.name, Wakeup()) })
         let rateWakeup = Wakeup()
         let backfillWakeup = Wakeup()
+        let backupWakeup = Wakeup()
         engine.logger.info("daemon started", metadata: ["sources": "\(sources.map(\.name).joined(separator: ","))"])
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
@@ -65,6 +67,9 @@ public struct Scheduler: Service {
                 }
                 group.addTask { await rateLoop(rateWakeup) }
                 group.addTask { await backfillLoop(backfillWakeup) }
+                group.addTask {
+                    await engine.backupSchedule.run(stopping: { stopping }, pause: { await backupWakeup.wait(for: $0) })
+                }
                 // The daemon lasts until it is told to stop, even with nothing to schedule (no
                 // sources, static rates): `serve` must keep its web view up for manual assets.
                 group.addTask { try? await gracefulShutdown() }
@@ -75,6 +80,7 @@ public struct Scheduler: Service {
                 for wakeup in wakeups.values { await wakeup.fire() }
                 await rateWakeup.fire()
                 await backfillWakeup.fire()
+                await backupWakeup.fire()
             }
         }
         engine.logger.info("daemon stopped")

@@ -103,11 +103,24 @@ public struct RateBook: Sendable {
     /// the others are stored.
     @discardableResult
     public func refresh(including extra: Set<Currency> = []) async throws -> RatesRefreshed {
-        let now = clock.now
         var currencies = config.rates.currencies
         for currency in ([try preferences.displayCurrency()] + extra.sorted()) where currency != .btc && !currencies.contains(currency) {
             currencies.append(currency)
         }
+        let answer = try await ask(for: currencies)
+        try await database.saveRates(answer.rates)
+        return RatesRefreshed(rates: answer.rates, unpriced: answer.unpriced, provider: config.rates.provider.rawValue)
+    }
+
+    /// Asks the provider for the configured currencies' prices and stores nothing
+    /// (`walletwatch doctor`).
+    public func probe() async throws -> PriceAnswer {
+        try await ask(for: config.rates.currencies)
+    }
+
+    /// The provider's answer for BTC prices in `currencies`.
+    private func ask(for currencies: [Currency]) async throws -> PriceAnswer {
+        let now = clock.now
         let answer: PriceAnswer
         switch config.rates.provider {
         case .static:
@@ -120,7 +133,6 @@ public struct RateBook: Sendable {
         case .mempool:
             answer = try await MempoolPriceClient(baseURL: config.rates.url, http: http).prices(in: currencies, now: now)
         }
-        try await database.saveRates(answer.rates)
-        return RatesRefreshed(rates: answer.rates, unpriced: answer.unpriced, provider: config.rates.provider.rawValue)
+        return answer
     }
 }

@@ -8,12 +8,12 @@ struct AllocateCommand: AsyncParsableCommand {
         commandName: "allocate",
         abstract: "Earmark parts of an asset for goals.",
         discussion: """
-            Each GOAL=AMOUNT sets that goal's target on the asset; goals not named keep theirs.
-            AMOUNT is in the asset's currency (0.25, 25000sat for BTC) or a share of its current
-            balance (40%). GOAL=0 removes an allocation. GOAL=100% dedicates the asset to one goal,
-            also while its balance is 0: Rule 1 then sends each new confirmed deposit to that goal.
-            The targets together may not exceed the balance (exit 65, naming the total, the
-            balance and the excess); nothing changes then. Every changed target is written to
+            Each GOAL=AMOUNT sets that goal's target on the asset; goals not named keep theirs. \
+            AMOUNT is in the asset's currency (0.25, 25000sat for BTC) or a share of its current \
+            balance (40%). GOAL=0 removes an allocation. GOAL=100% dedicates the asset to one goal, \
+            also while its balance is 0: Rule 1 then sends each new confirmed deposit to that goal. \
+            The targets together may not exceed the balance (exit 65, naming the total, the \
+            balance and the excess); nothing changes then. Every changed target is written to \
             the allocation history (`walletwatch asset history`).
 
             Examples:

@@ -8,7 +8,7 @@ struct AssetCommand: AsyncParsableCommand {
         commandName: "asset",
         abstract: "Add, list and inspect assets (wallets, address sets, manual accounts).",
         discussion: """
-            Assets fed by sources are created by `walletwatch ingest`; manual assets (cash, a bank
+            Assets fed by sources are created by `walletwatch ingest`; manual assets (cash, a bank \
             account) are added here and fed with `walletwatch tx add`.
             """,
         subcommands: [Add.self, List.self, Show.self, History.self, Edit.self])
@@ -77,8 +77,8 @@ struct AssetCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show an asset's balance and how it is allocated across goals.",
             discussion: """
-                allocated = targets of active goals; spent = targets of finished goals;
-                unallocated = balance - allocated - spent (never below 0); shortfall = how far the
+                allocated = targets of active goals; spent = targets of finished goals; \
+                unallocated = balance - allocated - spent (never below 0); shortfall = how far the \
                 targets exceed the balance.
 
                 Example:
@@ -104,7 +104,7 @@ struct AssetCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show an asset's allocation history, oldest first.",
             discussion: """
-                Every change of a target: yours (allocate), Rule 1's (a confirmed deposit or
+                Every change of a target: yours (allocate), Rule 1's (a confirmed deposit or \
                 withdrawal on a dedicated asset), and the zeroing of a cancelled goal.
 
                 Example:
@@ -144,7 +144,7 @@ struct AssetCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Rename an asset or change its currency.",
             discussion: """
-                The currency is locked once the asset has a transaction. Renaming an asset fed by
+                The currency is locked once the asset has a transaction. Renaming an asset fed by \
                 a source also needs the new name in the config (ark_asset, onchain_asset, asset).
 
                 Examples:

@@ -8,10 +8,10 @@ struct BalanceCommand: AsyncParsableCommand {
         commandName: "balance",
         abstract: "Show every asset's balance, from a 5-minute cache.",
         discussion: """
-            Balances stored less than balance_cache_seconds ago (default 300) are shown without
-            asking the sources at all; older ones are fetched from the balance endpoints only.
-            When a source cannot be reached, its stored balance is shown marked stale, with a
-            warning giving its age (exit 0); with nothing stored, the command fails (exit 1).
+            Balances stored less than balance_cache_seconds ago (default 300) are shown without \
+            asking the sources at all; older ones are fetched from the balance endpoints only. \
+            When a source cannot be reached, its stored balance is shown marked stale, with a \
+            warning giving its age (exit 0); with nothing stored, the command fails (exit 1). \
             VTXOs that expire within 144 blocks get a warning.
 
             Examples:

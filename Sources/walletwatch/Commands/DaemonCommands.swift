@@ -13,14 +13,17 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "The daemon: ingest every source on its interval, react to barkd at once.",
         discussion: """
-            Each source is ingested when the daemon starts and then every interval_seconds (with
-            a little jitter); after a failure it waits 2, 4, then 8 intervals, and back to one
-            after a success. barkd's notifications trigger an ingest of that source at once.
-            Rates are refreshed every max_age_seconds. Logs go to stderr (level info; set
-            WALLETWATCH_LOG_LEVEL). SIGINT or SIGTERM stop it cleanly: no new work starts and a
-            running ingest finishes its write (or rolls it back).
+            Each source is ingested when the daemon starts and then every interval_seconds (with \
+            a little jitter); after a failure it waits 2, 4, then 8 intervals, and back to one \
+            after a success. barkd's notifications trigger an ingest of that source at once. \
+            Rates are refreshed every max_age_seconds. With [backup] every_hours set, a backup \
+            is made whenever the newest in [backup] folder is that old, and the folder keeps \
+            the newest [backup] keep. Logs go to stderr (level info; set \
+            WALLETWATCH_LOG_LEVEL). SIGINT or SIGTERM stop it cleanly: no new work starts and a \
+            running ingest finishes its write (or rolls it back). Config/walletwatch.service \
+            runs `serve` (this plus the web view) as a system service.
 
-            Example (systemd: ExecStart=/usr/local/bin/walletwatch run):
+            Example:
               walletwatch run
             """)
 
@@ -41,14 +44,14 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "The daemon plus the web view: a live page, server-sent events, a JSON API, metrics.",
         discussion: """
-            Routes: / (the page, updated live), /events (server-sent events on every change),
-            /api/v1/status (the month status JSON), /api/v1/balances, /api/v1/transactions,
-            /metrics (Prometheus), /healthz. It listens on 127.0.0.1:8477 unless --listen or
-            [serve] listen says otherwise; off loopback it refuses to start without
-            [serve] token_file, and then every route but /healthz needs
-            Authorization: Bearer <token> (browsers: open /?token=<token> once; the
-            cookie it sets lasts until serve restarts). Without a token, only requests for
-            127.0.0.1, localhost or [::1] are answered (421 otherwise): no other web site can
+            Routes: / (the page, updated live), /events (server-sent events on every change), \
+            /api/v1/status (the month status JSON), /api/v1/balances, /api/v1/transactions, \
+            /metrics (Prometheus), /healthz. It listens on 127.0.0.1:8477 unless --listen or \
+            [serve] listen says otherwise; off loopback it refuses to start without \
+            [serve] token_file, and then every route but /healthz needs \
+            Authorization: Bearer <token> (browsers: open /?token=<token> once; the \
+            cookie it sets lasts until serve restarts). Without a token, only requests for \
+            127.0.0.1, localhost or [::1] are answered (421 otherwise): no other web site can \
             read the view through a name of its own pointed at this machine.
 
             Examples:

@@ -15,13 +15,14 @@ struct ExportCommand: AsyncParsableCommand {
             commandName: "csv",
             abstract: "Export as CSV (RFC 4180) for spreadsheets and databases.",
             discussion: """
-                --what transactions (the default): every transaction, oldest first, with its tags
-                  (comma-separated in one field), amount and fee in major units and the currency
-                  beside them;
-                --what allocations: every allocation-history row (asset, goal, target, reason);
-                --what months: every closed month's frozen figures, one row per goal.
-                Dates are ISO 8601 in UTC. A header line names the columns; lines end with CRLF;
-                fields with commas, quotes or line breaks are quoted. Without FILE the CSV goes to
+                --what transactions (the default) exports every transaction, oldest first, with \
+                its tags (comma-separated in one field), its amount and fee in major units and the \
+                currency beside them. --what allocations exports every allocation-history row \
+                (asset, goal, target, reason). --what months exports every closed month's frozen \
+                figures, one row per goal.
+
+                Dates are ISO 8601 in UTC. A header line names the columns; lines end with CRLF; \
+                fields with commas, quotes or line breaks are quoted. Without FILE the CSV goes to \
                 stdout; a FILE is created readable by you only (mode 0600).
 
                 Examples:

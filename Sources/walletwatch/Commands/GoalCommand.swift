@@ -8,10 +8,10 @@ struct GoalCommand: AsyncParsableCommand {
         commandName: "goal",
         abstract: "Savings goals: add, list, show, and end them.",
         discussion: """
-            A goal is funded by the assets allocated to it (`walletwatch allocate`). Ending a goal:
-              cancel  frees its allocations (targets set to 0) for other goals;
-              finish  keeps its allocations and counts them as spent;
-              delete  removes the goal and its allocations (closed months keep their figures).
+            A goal is funded by the assets allocated to it (`walletwatch allocate`). A goal \
+            ends in one of three ways: `cancel` frees its allocations (targets set to 0) for \
+            other goals; `finish` keeps its allocations and counts them as spent; `delete` \
+            removes the goal and its allocations (closed months keep their figures).
             """,
         subcommands: [Add.self, List.self, Show.self, Cancel.self, Finish.self, Delete.self])
 
@@ -23,7 +23,7 @@ struct GoalCommand: AsyncParsableCommand {
 
                 Examples:
                   walletwatch goal add House --currency USD --target 10000
-                  walletwatch goal add "Emergency fund" --currency EUR --target 5000 --deadline 2027-06-30
+                  walletwatch goal add Trip --currency EUR --target 5000 --deadline 2027-06-30
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -95,7 +95,7 @@ struct GoalCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a goal with each asset's allocation and funded amount.",
             discussion: """
-                An asset funds its whole target while its balance covers all of its targets, and a
+                An asset funds its whole target while its balance covers all of its targets, and a \
                 proportional share of its balance when it does not.
 
                 Example:

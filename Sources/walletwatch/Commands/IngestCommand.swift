@@ -8,10 +8,10 @@ struct IngestCommand: AsyncParsableCommand {
         commandName: "ingest",
         abstract: "Fetch balances and transactions from the sources into the database, once.",
         discussion: """
-            Each source is fetched and then stored in one database transaction: new transactions
-            are inserted, changed ones updated in place, unconfirmed ones the source no longer
-            reports marked failed. A source that fails changes nothing stored and does not stop
-            the others; the command then exits 1. Esplora sources page through an address only
+            Each source is fetched and then stored in one database transaction: new transactions \
+            are inserted, changed ones updated in place, unconfirmed ones the source no longer \
+            reports marked failed. A source that fails changes nothing stored and does not stop \
+            the others; the command then exits 1. Esplora sources page through an address only \
             until they reach transactions already stored; --full pages through everything.
 
             Examples:

@@ -9,8 +9,8 @@ struct InitCommand: AsyncParsableCommand {
         commandName: "init",
         abstract: "Write a commented starter config and create the database.",
         discussion: """
-            Writes the config to --config, else $WALLETWATCH_CONFIG, else
-            ~/.config/walletwatch/walletwatch.toml (mode 0600). An existing config is kept as it
+            Writes the config to --config, else $WALLETWATCH_CONFIG, else \
+            ~/.config/walletwatch/walletwatch.toml (mode 0600). An existing config is kept as it \
             is. Then creates the database the config names (mode 0600).
 
             Examples:

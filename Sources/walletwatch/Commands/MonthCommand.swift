@@ -9,9 +9,9 @@ struct MonthCommand: AsyncParsableCommand {
         commandName: "month",
         abstract: "Plan the month, track what each goal receives, and close it.",
         discussion: """
-            A month is planned (draft), then started: from then on every deposit, withdrawal and
-            allocation change that changes what a goal is funded with counts as a contribution,
-            at current rates. Completing the month freezes its figures and rates. Start and
+            A month is planned (draft), then started: from then on every deposit, withdrawal and \
+            allocation change that changes what a goal is funded with counts as a contribution, \
+            at current rates. Completing the month freezes its figures and rates. Start and \
             completion can be undone for undo_grace_hours (default 24).
 
             A typical month:
@@ -27,9 +27,9 @@ struct MonthCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show or change what each goal should receive in a month.",
             discussion: """
-                required = what the goal still misses / the months left (the current month
-                through the deadline's month); goals without a deadline require nothing unless
-                you set an amount. Plans of a draft month are recomputed on every read; once the
+                required = what the goal still misses / the months left (the current month \
+                through the deadline's month); goals without a deadline require nothing unless \
+                you set an amount. Plans of a draft month are recomputed on every read; once the \
                 month started they are frozen.
                 """,
             subcommands: [Show.self, SetAmount.self, Skip.self, Reset.self],
@@ -128,8 +128,8 @@ struct MonthCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Start tracking the current month.",
             discussion: """
-                Runs an ingest pass first, so that what arrived before the start is counted before
-                it; without the sources it starts anyway and says so. Freezes the plans and the
+                Runs an ingest pass first, so that what arrived before the start is counted before \
+                it; without the sources it starts anyway and says so. Freezes the plans and the \
                 allocation targets as the baseline. Only one month can be executing.
                 """)
         @OptionGroup var global: GlobalOptions
@@ -148,7 +148,7 @@ struct MonthCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show what each goal received this month and what is left to close it.",
             discussion: """
-                planned, contributed and remaining are in each goal's currency; *_display amounts
+                planned, contributed and remaining are in each goal's currency; *_display amounts \
                 in the display currency (settings display_currency, or --currency).
 
                 Examples:
@@ -177,9 +177,9 @@ struct MonthCommand: AsyncParsableCommand {
             commandName: "close-goal",
             abstract: "What it takes to close the month for a goal (add to close month).",
             discussion: """
-                For an asset dedicated to the goal: deposit the remaining amount (converted to the
-                asset's currency). For a shared asset: raise the goal's target by it, cut to the
-                asset's unallocated balance. --apply carries it out: the allocation is written, a
+                For an asset dedicated to the goal: deposit the remaining amount (converted to the \
+                asset's currency). For a shared asset: raise the goal's target by it, cut to the \
+                asset's unallocated balance. --apply carries it out: the allocation is written, a \
                 deposit on a manual asset is recorded as a transaction.
 
                 Examples:

@@ -8,13 +8,13 @@ struct RatesCommand: AsyncParsableCommand {
         commandName: "rates",
         abstract: "Show the exchange rates walletwatch converts with.",
         discussion: """
-            Rates come from the [rates] provider (coingecko, mempool or static) as BTC prices;
-            other pairs are derived (inverse, or through BTC). Rates older than max_age_seconds
-            are refreshed before use when the provider answers, and used marked stale when it
+            Rates come from the [rates] provider (coingecko, mempool or static) as BTC prices; \
+            other pairs are derived (inverse, or through BTC). Rates older than max_age_seconds \
+            are refreshed before use when the provider answers, and used marked stale when it \
             does not. A missing rate is never taken as zero.
 
-            `walletwatch rates backfill` fetches one price per day from the provider into the
-            rate history (portfolio figures and values at transaction dates need them);
+            `walletwatch rates backfill` fetches one price per day from the provider into the \
+            rate history (portfolio figures and values at transaction dates need them); \
             `walletwatch rates import FILE` adds daily prices from a CSV file.
 
             Examples:
@@ -64,8 +64,8 @@ struct SettingsCommand: AsyncParsableCommand {
         commandName: "settings",
         abstract: "Show and change settings kept in the database.",
         discussion: """
-            Keys: display_currency (month figures; default the first [rates] currency),
-            undo_grace_hours (how long month undo-start/undo-complete stay possible; default 24),
+            Keys: display_currency (month figures; default the first [rates] currency), \
+            undo_grace_hours (how long month undo-start/undo-complete stay possible; default 24), \
             time_zone (tables; default the config's, else UTC), monthly_budget (optional).
             """,
         subcommands: [List.self, Get.self, Set.self, Unset.self],

@@ -9,17 +9,17 @@ extension RatesCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import daily prices from a CSV file into the rate history.",
             discussion: """
-                The file starts with a header naming the columns date, base, quote and rate (any
-                order; other columns are ignored), then one price a line: one BASE cost RATE QUOTE
-                on DATE. A date (2026-10-01) means from 00:00 UTC that day; a full ISO 8601 instant
-                is taken as written. With these, cost basis, gains and value timelines work for
-                transactions older than the first fetched rate (a figure's price at a date is the
+                The file starts with a header naming the columns date, base, quote and rate (any \
+                order; other columns are ignored), then one price a line: one BASE cost RATE QUOTE \
+                on DATE. A date (2026-10-01) means from 00:00 UTC that day; a full ISO 8601 instant \
+                is taken as written. With these, cost basis, gains and value timelines work for \
+                transactions older than the first fetched rate (a figure's price at a date is the \
                 latest rate at or before it).
 
-                A malformed line (a bad date or currency, a rate that is not a positive decimal, a
-                date in the future, the same pair and date twice) imports nothing, and the error
-                names the lines (exit 65). A price for a pair and date imported before is refused
-                the same way unless --replace, which overwrites it. Fetched rates are never
+                A malformed line (a bad date or currency, a rate that is not a positive decimal, a \
+                date in the future, the same pair and date twice) imports nothing, and the error \
+                names the lines (exit 65). A price for a pair and date imported before is refused \
+                the same way unless --replace, which overwrites it. Fetched rates are never \
                 touched. Everything is imported in one transaction.
 
                 Examples:

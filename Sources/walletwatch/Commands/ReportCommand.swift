@@ -9,21 +9,21 @@ struct ReportCommand: AsyncParsableCommand {
         commandName: "report",
         abstract: "Portfolio figures: value, average cost, cost basis, gains, time-weighted return, goals.",
         discussion: """
-            Per asset and overall, in the display currency (or --currency): quantity (the sum of
-            confirmed transactions), value (quantity x price now), average cost (every deposit's
-            value at its date over every amount deposited), cost basis (quantity x average cost),
-            unrealized gain (value - cost basis), realized gain (each withdrawal's amount x its
-            price minus the same average cost) and the time-weighted return (sub-period
-            returns between cash flows, chained). Then each goal's achievement rate (funded /
+            Per asset and overall, in the display currency (or --currency): quantity (the sum of \
+            confirmed transactions), value (quantity x price now), average cost (every deposit's \
+            value at its date over every amount deposited), cost basis (quantity x average cost), \
+            unrealized gain (value - cost basis), realized gain (each withdrawal's amount x its \
+            price minus the same average cost) and the time-weighted return (sub-period \
+            returns between cash flows, chained). Then each goal's achievement rate (funded / \
             target), distance (target - funded, in the goal's currency) and whether it is reached.
 
-            The price at a date is the latest rate at or before it. A figure that needs a price
-            at a date for which no rate is known is shown as "no rate" (null in JSON) with a
-            warning naming the pair and the date, never as 0: `walletwatch rates import FILE`
+            The price at a date is the latest rate at or before it. A figure that needs a price \
+            at a date for which no rate is known is shown as "no rate" (null in JSON) with a \
+            warning naming the pair and the date, never as 0: `walletwatch rates import FILE` \
             adds older daily prices.
 
-            --timeline adds the value timeline to the JSON: `events` has a point at every
-            transaction or rate date, `daily` one at the end of every UTC day. --svg writes the
+            --timeline adds the value timeline to the JSON: `events` has a point at every \
+            transaction or rate date, `daily` one at the end of every UTC day. --svg writes the \
             portfolio and goal charts the web page shows to a file (mode 0600).
 
             Examples:

@@ -9,9 +9,9 @@ struct TagCommand: AsyncParsableCommand {
         commandName: "tag",
         abstract: "Label transactions with tags; import and export BIP-329 labels.",
         discussion: """
-            Tags attach to txids, not to ledger rows: refreshes, status changes and the same txid
-            under two assets all keep them. Tag names are unique regardless of case, 1 to 64
-            characters, without commas. A deactivated tag stays on its transactions but cannot
+            Tags attach to txids, not to ledger rows: refreshes, status changes and the same txid \
+            under two assets all keep them. Tag names are unique regardless of case, 1 to 64 \
+            characters, without commas. A deactivated tag stays on its transactions but cannot \
             be newly assigned.
             """,
         subcommands: [Create.self, List.self, Add.self, Remove.self, Rename.self, Activate.self, Deactivate.self,
@@ -168,9 +168,9 @@ struct TagCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Export tags as BIP-329 labels (JSON lines).",
             discussion: """
-                One line per tagged txid: {"type":"tx","ref":TXID,"label":"tag1, tag2"}. Wallets
-                that speak BIP-329 (Sparrow, Bitcoin Keeper, Trezor Suite, Cove, Liana) import the
-                on-chain ones; Ark txids are exported too and simply unknown to them. Without FILE
+                One line per tagged txid: {"type":"tx","ref":TXID,"label":"tag1, tag2"}. Wallets \
+                that speak BIP-329 (Sparrow, Bitcoin Keeper, Trezor Suite, Cove, Liana) import the \
+                on-chain ones; Ark txids are exported too and simply unknown to them. Without FILE \
                 the labels go to stdout; a FILE is created readable by you only.
 
                 Examples:
@@ -200,12 +200,12 @@ struct TagCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import BIP-329 labels as tags.",
             discussion: """
-                `tx` records become tags (labels split on commas); missing tags are created; labels
-                for txids not ingested yet are kept and apply when those transactions arrive.
-                Records of other types (addr, pubkey, input, output, xpub, spscan, and types
-                BIP-329 does not define) are skipped and counted by type; `origin` and `spendable`
-                are not kept. A tag longer than 64 characters is cut to 64, with a warning. A file
-                with malformed lines imports nothing (exit 65, naming the lines) unless
+                `tx` records become tags (labels split on commas); missing tags are created; labels \
+                for txids not ingested yet are kept and apply when those transactions arrive. \
+                Records of other types (addr, pubkey, input, output, xpub, spscan, and types \
+                BIP-329 does not define) are skipped and counted by type; `origin` and `spendable` \
+                are not kept. A tag longer than 64 characters is cut to 64, with a warning. A file \
+                with malformed lines imports nothing (exit 65, naming the lines) unless \
                 --skip-invalid is given.
 
                 Examples:

@@ -9,8 +9,8 @@ struct TxCommand: AsyncParsableCommand {
         commandName: "tx",
         abstract: "Record, list and inspect transactions.",
         discussion: """
-            Transactions of source assets come from `walletwatch ingest`; manual assets take
-            `tx add`, `tx edit` and `tx delete`. A manual ledger never goes negative: no future
+            Transactions of source assets come from `walletwatch ingest`; manual assets take \
+            `tx add`, `tx edit` and `tx delete`. A manual ledger never goes negative: no future \
             dates, no zero amounts, no withdrawal beyond the balance at its date.
             """,
         subcommands: [Add.self, Edit.self, Delete.self, List.self, Show.self])
@@ -19,8 +19,8 @@ struct TxCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Record a deposit (positive) or withdrawal (negative) on a manual asset.",
             discussion: """
-                AMOUNT is in the asset's currency: 250.50, -20, 0.015 (BTC), 1500sat (BTC).
-                --date takes 2026-11-02T10:00:00Z or 2026-11-02 (midnight in your time zone);
+                AMOUNT is in the asset's currency: 250.50, -20, 0.015 (BTC), 1500sat (BTC). \
+                --date takes 2026-11-02T10:00:00Z or 2026-11-02 (midnight in your time zone); \
                 default: now.
 
                 Examples:
@@ -59,7 +59,7 @@ struct TxCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change the amount, date or note of a manual transaction.",
             discussion: """
-                Refused when the change would make the balance negative at any point; the message
+                Refused when the change would make the balance negative at any point; the message \
                 names the later transaction that would go negative.
 
                 Examples:
@@ -127,7 +127,7 @@ struct TxCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List transactions, newest first.",
             discussion: """
-                Dates (--since, --until) take 2026-11-02 (a whole day in your time zone) or an
+                Dates (--since, --until) take 2026-11-02 (a whole day in your time zone) or an \
                 ISO 8601 instant.
 
                 Examples:

@@ -9,12 +9,12 @@ struct WatchCommand: AsyncParsableCommand {
         commandName: "watch",
         abstract: "The live execution progress view in the terminal.",
         discussion: """
-            Goals with planned, contributed and remaining and a bar; the month's total in the
-            display currency with the age of its rates; each asset's balance with its age and
-            pending amount; the last ingest of each source; the latest transactions and tags.
-            It redraws within 2 s of any change to the database, by any process (run `walletwatch
-            run` or `ingest` elsewhere), and on resize. q or Ctrl-C leaves and restores the
-            terminal. Without a terminal it prints a plain frame on every change; --once prints
+            Goals with planned, contributed and remaining and a bar; the month's total in the \
+            display currency with the age of its rates; each asset's balance with its age and \
+            pending amount; the last ingest of each source; the latest transactions and tags. \
+            It redraws within 2 s of any change to the database, by any process (run `walletwatch \
+            run` or `ingest` elsewhere), and on resize. q or Ctrl-C leaves and restores the \
+            terminal. Without a terminal it prints a plain frame on every change; --once prints \
             one and exits.
 
             Examples:

@@ -19,15 +19,40 @@ struct CommandContext {
     ///   daemon logs at `info`; a one-shot command reports through its output, its warnings
     ///   and its one `error:` line, so by default it logs only what is critical (a log line
     ///   would repeat them).
-    static func load(_ options: GlobalOptions, label: String = "walletwatch", logLevel: Logger.Level = .critical) throws -> CommandContext {
-        let config = try loadConfig(options)
-        let storage = try Storage.open(path: config.database)
+    static func load(_ options: GlobalOptions, label: String = "walletwatch", logLevel: Logger.Level = .critical,
+                     readOnly: Bool = false) throws -> CommandContext {
+        try open(loadConfig(options), label: label, logLevel: logLevel, readOnly: readOnly)
+    }
+
+    /// Opens the database `config` names and gathers the engine.
+    /// - parameter http: the HTTP limits to use instead of `[http]`'s (the doctor asks once).
+    /// - parameter readOnly: for a command that only reads and must leave the file as it is.
+    static func open(_ config: AppConfig, label: String = "walletwatch", logLevel: Logger.Level = .critical,
+                     http httpLimits: HTTPConfig? = nil, readOnly: Bool = false) throws -> CommandContext {
+        let storage = try Storage.open(path: config.database, busyTimeoutSeconds: try busyTimeoutSeconds(config), readOnly: readOnly)
         let clock = try WallClock.fromEnvironment()
         var logger = Logger(label: label)
         logger.logLevel = LogSetup.configuredLevel ?? logLevel
-        let http = CurlHTTPClient(configuration: httpConfiguration(config.http), logger: logger)
+        let http = CurlHTTPClient(configuration: httpConfiguration(httpLimits ?? config.http), logger: logger)
         return CommandContext(engine: Engine(storage: storage, config: config, clock: clock, http: http, logger: logger,
                                              warn: { Output.warning($0) }))
+    }
+
+    /// The environment variable that shortens (or lengthens) how long a write waits for
+    /// another process's write before it fails with "locked" (tests, and scripts that would
+    /// rather fail fast than wait).
+    static let busyTimeoutKey = "WALLETWATCH_BUSY_TIMEOUT_SECONDS"
+
+    /// The store's default (every write walletwatch makes is short), unless
+    /// `WALLETWATCH_BUSY_TIMEOUT_SECONDS` says otherwise.
+    static func busyTimeoutSeconds(_ config: AppConfig, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int {
+        guard let text = environment[busyTimeoutKey], !text.isEmpty else {
+            return Storage.defaultBusyTimeoutSeconds
+        }
+        guard let seconds = Int(text), (0...86_400).contains(seconds) else {
+            throw UsageError("\(busyTimeoutKey)='\(text)' is not accepted; give whole seconds from 0 to 86400")
+        }
+        return seconds
     }
 
     /// The limits of `[http]`, and walletwatch's User-Agent.

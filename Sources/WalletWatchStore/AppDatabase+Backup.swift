@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+import WalletWatchCore
+
+/// A copy of the database that was written whole and passed SQLite's integrity check.
+public struct BackupCopy: Sendable, Equatable {
+    /// Where it is (the path asked for).
+    public let path: String
+    /// Its size in bytes.
+    public let bytes: Int64
+    /// What `PRAGMA integrity_check` said about the copy: `ok`.
+    public let integrity: String
+}
+
+extension AppDatabase {
+    /// Copies the database into a new file at `destination` through SQLite's online backup, as
+    /// one consistent snapshot: a daemon writing meanwhile neither waits for the copy nor
+    /// appears half in it (the copy is read in one read transaction, which in WAL mode sees
+    /// the last commit before it began). The copy is written to `destination.partial` (mode
+    /// 0600), turned into a single file (rollback journal instead of WAL), checked with
+    /// `PRAGMA integrity_check`, and only then renamed to `destination`. So a failure (disk
+    /// full, a damaged copy) leaves no file at `destination` and nothing else changed.
+    /// - parameter replace: an existing file at `destination` is replaced; otherwise it is refused.
+    public func backup(to destination: String, replace: Bool) async throws -> BackupCopy {
+        guard let source = path else { throw Refusal("an in-memory database has no file to back up") }
+        try Self.refuseLiveFile(destination, database: source)
+        if !replace, FileManager.default.fileExists(atPath: destination) {
+            throw Refusal("\(destination) already exists; name another file, or pass --replace to overwrite it")
+        }
+        let partial = destination + ".partial"
+        unlink(partial)
+        let descriptor = Foundation.open(partial, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw StoreError.backupFailed(path: destination, reason: "cannot create \(partial): \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
+        do {
+            var configuration = Configuration()
+            configuration.label = "walletwatch-backup"
+            let copy = try DatabaseQueue(path: partial, configuration: configuration)
+            try await writer.read { source in
+                try copy.writeWithoutTransaction { target in try source.backup(to: target) }
+            }
+            // The backup copies the WAL flag of the live file: a copy is easier to keep, move and
+            // restore as one file.
+            try await copy.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+            let integrity = try await copy.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }.joined(separator: "; ")
+            try copy.close()
+            guard integrity == "ok" else {
+                throw StoreError.backupFailed(path: destination, reason: "the copy failed SQLite's integrity check (\(integrity))")
+            }
+            guard rename(partial, destination) == 0 else {
+                throw StoreError.backupFailed(path: destination, reason: "cannot rename \(partial) to it: \(String(cString: strerror(errno)))")
+            }
+            let size = ((try? FileManager.default.attributesOfItem(atPath: destination))?[.size] as? NSNumber)?.int64Value ?? 0
+            return BackupCopy(path: destination, bytes: size, integrity: integrity)
+        } catch {
+            unlink(partial)
+            unlink(partial + "-journal")
+            if let error = error as? DatabaseError {
+                throw StoreError.backupFailed(path: destination, reason: Self.cause(error) ?? Self.describe(error))
+            }
+            throw error
+        }
+    }
+
+    /// A backup over the live database (or its WAL, shared memory or journal) would destroy it.
+    private static func refuseLiveFile(_ destination: String, database: String) throws {
+        let resolved = { (path: String) in URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
+        let target = resolved(destination)
+        let live = resolved(database)
+        if ["", "-wal", "-shm", "-journal"].contains(where: { target == live + $0 }) {
+            throw Refusal("\(destination) is the live database (or one of its files); a backup goes to another file")
+        }
+    }
+}
