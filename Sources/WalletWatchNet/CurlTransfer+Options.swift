@@ -30,8 +30,10 @@ extension CurlTransfer {
         options.set(CURLOPT_USERAGENT, limits.userAgent)
         // libcurl hands a body over in pieces of this size (16 KiB by default): bigger pieces
         // mean fewer calls into Swift, each taking a lock and feeding a hasher or a decoder,
-        // which made a 70 MB history cost twice what curl itself needs to receive it.
-        options.set(CURLOPT_BUFFERSIZE, 256 * 1024)
+        // which made a 70 MB history cost twice what curl itself needs to receive it. Only a
+        // wish: libcurl 7.88 refuses it while it still holds the buffer of a transfer that
+        // ended in an error (a refused redirect), and then the transfer runs with 16 KiB.
+        options.wish(CURLOPT_BUFFERSIZE, 256 * 1024)
 
         for header in request.headers {
             headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
@@ -105,6 +107,11 @@ struct OptionSetter {
 
     mutating func set(_ option: CURLoption, _ value: Int) {
         record(option, ccurl_easy_setopt_long(easy, option, value))
+    }
+
+    /// Sets an option that only tunes the transfer: a refusal is not a failure.
+    func wish(_ option: CURLoption, _ value: Int) {
+        _ = ccurl_easy_setopt_long(easy, option, value)
     }
 
     mutating func set(_ option: CURLoption, _ value: String) {
