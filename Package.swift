@@ -57,7 +57,8 @@ let package = Package(
         .target(name: "WalletWatchBitcoin", dependencies: ["CSecp256k1", "COpenSSLCrypto", crypto]),
         .target(name: "WalletWatchStore", dependencies: ["WalletWatchCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift"), "CSQLiteTuning"]),
         .target(name: "WalletWatchNet", dependencies: ["CCurl", logging]),
-        .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchNet"]),
+        // Bitcoin: an HD wallet's derived scripts and Esplora's scripthash keys.
+        .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchNet"]),
         .target(
             name: "WalletWatchEngine",
             dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", logging, lifecycle, "TOMLKit"]
@@ -68,7 +69,8 @@ let package = Package(
         // The views reach the data through the engine's use cases only: they do not depend on
         // the store, so a layer crossing does not compile.
         .target(name: "WalletWatchWeb", dependencies: ["WalletWatchPresentation", "WalletWatchEngine", "WalletWatchCore", hummingbird, prometheus, logging, crypto]),
-        .target(name: "WalletWatchSim", dependencies: ["WalletWatchCore", hummingbird, lifecycle, logging]),
+        // Bitcoin: HD scenarios derive their addresses, and transactions carry real scripts and txids.
+        .target(name: "WalletWatchSim", dependencies: ["WalletWatchCore", "WalletWatchBitcoin", hummingbird, lifecycle, logging]),
         .executableTarget(
             name: "walletwatch",
             dependencies: ["WalletWatchPresentation", "WalletWatchEngine", "WalletWatchCore", "WalletWatchNet",
