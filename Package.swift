@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "WalletWatchNetTests", dependencies: ["WalletWatchNet", "TestSupport", hummingbird, logging]),
         .testTarget(name: "WalletWatchSourcesTests", dependencies: ["WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport"]),
         // barkd's public OpenAPI document is a fixture: the simulator's responses are validated against it.
-        .testTarget(name: "WalletWatchSimTests", dependencies: ["WalletWatchSim", "walletwatch-sim", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "WalletWatchSimTests", dependencies: ["WalletWatchSim", "walletwatch-sim", "WalletWatchBitcoin", "TestSupport"], exclude: ["Fixtures"]),
         // Data recorded by others (Esplora transactions, barkd's OpenAPI documents) is replayed
         // through the engine by a Hummingbird test server; the recordings are fixtures.
         .testTarget(

@@ -7,6 +7,8 @@ actor SimulatorState {
     private(set) var chainTip: Int
     private var wallets: [String: WalletState] = [:]
     private var esplora: EsploraChain
+    /// The HD wallets of the scenario, by name (see `SimulatorState+HD.swift`).
+    var hdWallets: [String: SimulatedHDWallet] = [:]
     private(set) var prices: PriceTable
     private var faults: [Fault] = []
     private var log: [RequestRecord] = []
@@ -47,6 +49,12 @@ actor SimulatorState {
             // A chain never has blocks above its tip.
             if let height = transaction.blockHeight, height > chainTip { chainTip = height }
         }
+        for hd in scenario.esplora.hdWallets {
+            guard hdWallets[hd.name] == nil else { throw SimulatorError(.conflict, "two HD wallets named \(hd.name)") }
+            let (wallet, transactions) = try SimulatedHDWallet.make(hd, tip: scenario.tipHeight)
+            hdWallets[hd.name] = wallet
+            for transaction in transactions { try esplora.add(transaction) }
+        }
     }
 
     var now: SimTime { clock.now() }
@@ -65,6 +73,15 @@ actor SimulatorState {
     func tipHeight(of name: String) throws -> Int { try existingWallet(name).tipHeight ?? chainTip }
 
     func addressHistory(_ address: String) -> AddressHistory { esplora.history(of: address) }
+
+    /// The history of the address whose script has Esplora key `scripthash` (an empty one for a
+    /// script the chain has never seen, as electrs answers).
+    func scripthashHistory(_ scripthash: String) -> AddressHistory {
+        guard let address = esplora.address(ofScripthash: scripthash) else {
+            return AddressHistory(address: "", mempool: [], confirmed: [], generator: nil)
+        }
+        return esplora.history(of: address)
+    }
 
     func esploraTransaction(_ txid: String) -> EsploraTxSpec? { esplora.lookup(txid) }
 
