@@ -161,6 +161,10 @@ public struct Ingestor: Sendable {
 
     private func ingestEsplora(_ source: SourceConfig, full: Bool) async throws -> (IngestCounts, [String], Int?) {
         let client = clients.esplora(source)
+        if let wallet = source.wallet {
+            return try await HDWalletIngest(database: database, clock: clock, client: client, concurrency: config.http.concurrency)
+                .ingest(source, wallet: wallet, full: full)
+        }
         let known = try await database.confirmedTxids(source: source.name, kind: .addresses)
         let synced = try await database.syncedAddresses(source: source.name)
         let sync = try await client.sync(addresses: source.addresses, knownConfirmed: known, synced: synced, full: full)
