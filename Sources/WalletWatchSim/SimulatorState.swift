@@ -12,6 +12,8 @@ actor SimulatorState {
     private(set) var prices: PriceTable
     private var faults: [Fault] = []
     private var log: [RequestRecord] = []
+    /// Requests to the simulated APIs being answered right now.
+    private var answering = 0
     private var waiters: [Int: Waiter] = [:]
     private var nextWaiterID = 0
     /// Set by ``Simulator/stop()``: long polls and slow faults end at once.
@@ -261,6 +263,14 @@ actor SimulatorState {
         }
         return kind
     }
+
+    /// Counts a request being answered; returns how many are, this one included.
+    func beginAnswering() -> Int {
+        answering += 1
+        return answering
+    }
+
+    func endAnswering() { answering -= 1 }
 
     func record(_ request: RequestRecord) {
         if log.count >= SimulatorState.logLimit { log.removeFirst(log.count / 10) }
