@@ -23,6 +23,11 @@ public enum Rule1b {
     public struct Decision: Hashable, Sendable {
         public let goalID: Int64
         public let newTarget: Int64
+
+        public init(goalID: Int64, newTarget: Int64) {
+            self.goalID = goalID
+            self.newTarget = newTarget
+        }
     }
 
     /// The new targets for one transaction that added `netAmount` to the wallet and paid

@@ -14,6 +14,8 @@ struct SchemaTests {
         "ingest_runs", "settings", "change_counter",
         // Added by a later migration: which Esplora addresses are synced whole.
         "esplora_synced_addresses",
+        // HD wallets: their watched addresses and the payments to reserved ones.
+        "derived_addresses", "reserved_receipts",
     ]
 
     @Test("an empty file migrates to the whole data model of SPEC.md section 3")
@@ -122,7 +124,7 @@ struct SchemaTests {
         try Self.execute(queue, "INSERT INTO ark_info VALUES ('ark', 'bitcoin', '02aa', '30s', 4320, '2026-11-01T00:00:00.000Z')")
         #expect(throws: DatabaseError.self, "before v3 the lifetime was required") { try Self.execute(queue, unknown) }
         let database = try AppDatabase(queue)
-        #expect(AppDatabase.migrationIdentifiers.last == "v3-ark-info-lifetime")
+        #expect(AppDatabase.migrationIdentifiers.contains("v3-ark-info-lifetime"))
         #expect(try Self.arkInfoRows(database) == [
             "source=ark network=bitcoin server_pubkey=02aa round_interval=30s vtxo_expiry_delta=4320 fetched_at=2026-11-01T00:00:00.000Z",
         ])
@@ -139,6 +141,46 @@ struct SchemaTests {
             try session.save(ArkServerInfo(network: "signet", serverPubkey: "03cc", roundInterval: "1m", vtxoLifetime: 2016))
         }
         #expect(try Self.arkInfoRows(database).last?.contains("vtxo_expiry_delta=2016 ") == true)
+    }
+
+    /// v5 rebuilds allocation_history to accept Rule 1b's rows: every row keeps its id, a deleted
+    /// row's id is not given out again, and the table's rules (append-only, Rule 1 once) hold.
+    @Test("v5-hd-wallets keeps the allocation history, its ids and its rules, and accepts rule1b rows once per goal")
+    func hdWalletsMigration() throws {
+        let folder = TemporaryDirectory()
+        let queue = try DatabaseQueue(path: folder.file("old.sqlite"), configuration: AppDatabase.makeConfiguration())
+        try AppDatabase.migrate(queue, upTo: "v3-ark-info-lifetime")
+        try queue.write(Self.fixtures["v1-data-model"]!)
+        try Self.execute(queue, """
+            INSERT INTO allocation_history (asset_id, goal_id, amount, timestamp, created_at, month_label, reason)
+                VALUES (1, 1, 30000, '2026-11-04T00:00:00.000Z', '2026-11-04T00:00:00.000Z', '2026-11', 'allocate');
+            DELETE FROM allocation_history WHERE id = 2;
+            """)
+        let rule1b = { (goal: Int, txid: String) in """
+            INSERT INTO allocation_history (asset_id, goal_id, amount, timestamp, created_at, month_label, reason, txid)
+            VALUES (1, \(goal), 5, '2026-11-05T00:00:00.000Z', '2026-11-05T00:00:00.000Z', '2026-11', 'rule1b', '\(txid)')
+            """ }
+        #expect(throws: DatabaseError.self, "before v5 there was no rule1b") { try Self.execute(queue, rule1b(1, "t1")) }
+        let database = try AppDatabase(queue)
+        let ids = try database.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM allocation_history ORDER BY id") }
+        #expect(ids == [1])
+        #expect(Self.accepts(database, rule1b(1, "t1")))
+        #expect(try database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM allocation_history") } == 3)
+        #expect(!Self.accepts(database, rule1b(1, "t1")), "Rule 1b writes a transaction's row once per goal")
+        #expect(Self.accepts(database, "INSERT INTO goals (id, name, currency, target, status, created_at) VALUES (2, 'Car', 'USD', 1, 'active', '2026-11-01T00:00:00.000Z')"))
+        #expect(Self.accepts(database, rule1b(2, "t1")), "one transaction may pay two goals' addresses")
+        #expect(!Self.accepts(database, "UPDATE allocation_history SET amount = 1"), "still append-only")
+        #expect(!Self.accepts(database, "INSERT INTO allocation_history (asset_id, goal_id, amount, timestamp, created_at, month_label, reason) VALUES (1, 1, 1, 'x', 'x', 'x', 'rule2')"))
+        // A reserved address loses its reservation, not its row, when its goal is deleted.
+        #expect(Self.accepts(database, """
+            INSERT INTO derived_addresses (source, chain, address_index, script, address, reserved_goal_id, reserved_at)
+            VALUES ('cold', 'receive', 0, '0014aa', 'bc1qaa', 2, '2026-11-05T00:00:00.000Z')
+            """))
+        #expect(!Self.accepts(database, "INSERT INTO derived_addresses (source, chain, address_index, script, address) VALUES ('cold', 'receive', 0, '0014bb', 'bc1qbb')"),
+                "one address per chain index")
+        #expect(Self.accepts(database, "DELETE FROM goals WHERE id = 2"))
+        #expect(try database.read { db in try Row.fetchOne(db, sql: "SELECT reserved_goal_id FROM derived_addresses")?["reserved_goal_id"] as Int64? } == nil)
+        #expect(try database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
     }
 
     @Test("the database refuses what the rules forbid, whoever writes")
