@@ -110,7 +110,7 @@ let package = Package(
         // End-to-end: runs the built `walletwatch` binary against the simulator, as a user would.
         // Fixtures: data recorded by others (BIP-329 vectors, CryptoSavingsTracker's month
         // cycle, price API examples), replayed through the binary.
-        .testTarget(name: "WalletWatchCLITests", dependencies: ["walletwatch", "walletwatch-sim", "WalletWatchCore", "WalletWatchSim", "WalletWatchBitcoin", "TestSupport"],
+        .testTarget(name: "WalletWatchCLITests", dependencies: ["walletwatch", "walletwatch-sim", "WalletWatchCore", "WalletWatchSim", "TestSupport"],
                     exclude: ["Fixtures"]),
     ]
 )

@@ -1,6 +1,5 @@
 import Foundation
 import TestSupport
-import WalletWatchBitcoin
 import WalletWatchSim
 
 /// The simulator serving HD wallets in this process, and a folder whose config watches them
@@ -107,10 +106,7 @@ enum VectorKeys {
         "xpub661MyMwAqRbcEZVB4dScxMAdx6d4nFc9nvyvH3v4gJL378CSRZiYmhRoP7mBy6gSPSCYk6SzXPTf3ND1cZAceL7SfJ1Z3GC8vBgp2epUt13",
     ]
 
-    /// A Sparrow-style export of the BIP84 account: key origin, multipath, checksum.
-    static var sparrowDescriptor: String {
-        let xpub = try! ExtendedPublicKey(bip84Zpub).withVersion(.xpub).description
-        let body = "wpkh([73c5da0a/84h/0h/0h]\(xpub)/<0;1>/*)"
-        return body + "#" + Descriptor.checksum(body)!
-    }
+    /// The BIP84 account as a wallet exports it (key origin, multipath, checksum), as written by
+    /// the Bitcoin Dev Kit (bdkpython 3.1.1: `str(Descriptor(...))` of the account's xpub).
+    static let sparrowDescriptor = "wpkh([73c5da0a/84'/0'/0']xpub6CatWdiZiodmUeTDp8LT5or8nmbKNcuyvz7WyksVFkKB4RHwCD3XyuvPEbvqAQY3rAPshWcMLoP2fMFMKHPJ4ZeZXYVUhLv1VMrjPC7PW6V/<0;1>/*)#hpg6d6w2"
 }
