@@ -9,8 +9,10 @@ extension AppDatabase {
     /// same transaction): Rule 1 counts it in the balances but never allocates it. Returns how
     /// many were allocated by either rule.
     static func applyRule1(_ db: Database, to confirmed: [NewlyConfirmed], now: Instant) throws -> Int {
-        guard !confirmed.isEmpty else { return 0 }
-        let reserved = try reservedDeposits(db, of: confirmed)
+        // Rule 1 only looks at assets with allocations; Rule 1b also at the rest.
+        let candidates = confirmed + (try reservedDepositsConfirmed(db, at: now, besides: confirmed))
+        guard !candidates.isEmpty else { return 0 }
+        let reserved = try reservedDeposits(db, of: candidates)
         let balances = try balances(db)
         var applied = 0
         for (assetID, transactions) in Dictionary(grouping: confirmed, by: \.assetID) {
@@ -28,7 +30,7 @@ extension AppDatabase {
                 applied += 1
             }
         }
-        return applied + (try applyRule1b(db, to: confirmed, deposits: reserved, now: now))
+        return applied + (try applyRule1b(db, to: candidates, deposits: reserved, now: now))
     }
 
     /// The asset's allocations as Rule 1 sees them (cancelled goals hold none).

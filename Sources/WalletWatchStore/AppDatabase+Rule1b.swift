@@ -7,6 +7,23 @@ extension NewlyConfirmed {
 }
 
 extension AppDatabase {
+    /// The confirmed transactions, not auto-allocated yet, whose payments to reserved addresses
+    /// this pass recorded (at `now`), other than `listed`: those of assets without allocations,
+    /// which the pass does not hand to Rule 1. A payment is recorded each time a pass reads the
+    /// transaction, so one that confirms is seen by the pass that reads it confirmed.
+    static func reservedDepositsConfirmed(_ db: Database, at now: Instant, besides listed: [NewlyConfirmed]) throws -> [NewlyConfirmed] {
+        let known = Set(listed.map(\.key))
+        return try Row.fetchAll(db, sql: """
+            SELECT DISTINCT a.id AS asset_id, t.txid, t.amount, t.date FROM reserved_receipts r
+            JOIN assets a ON a.source = r.source AND a.kind = 'addresses'
+            JOIN transactions t ON t.asset_id = a.id AND t.txid = r.txid
+            WHERE r.recorded_at = ? AND t.status = 'confirmed' AND t.rule1_applied_at IS NULL
+            """, arguments: [now]).map {
+            NewlyConfirmed(assetID: try $0.decode(forColumn: "asset_id"), txid: try $0.decode(forColumn: "txid"),
+                           amount: try $0.decode(forColumn: "amount"), date: try $0.decode(forColumn: "date"))
+        }.filter { !known.contains($0.key) }
+    }
+
     /// What each of `confirmed` paid to addresses reserved for a goal, by ``NewlyConfirmed/key``;
     /// transactions that paid none are absent. Ordered by address, which orders Rule 1b's
     /// decisions when one transaction pays several reserved addresses.
@@ -15,10 +32,10 @@ extension AppDatabase {
         for transaction in confirmed where deposits[transaction.key] == nil {
             let rows = try Row.fetchAll(db, sql: """
                 SELECT d.reserved_goal_id AS goal_id, g.status, r.amount FROM reserved_receipts r
-                JOIN assets a ON a.id = r.asset_id
-                JOIN derived_addresses d ON d.source = a.source AND d.address = r.address
+                JOIN assets a ON a.source = r.source AND a.kind = 'addresses'
+                JOIN derived_addresses d ON d.source = r.source AND d.address = r.address
                 JOIN goals g ON g.id = d.reserved_goal_id
-                WHERE r.asset_id = ? AND r.txid = ?
+                WHERE a.id = ? AND r.txid = ?
                 ORDER BY r.address
                 """, arguments: [transaction.assetID, transaction.txid])
             guard !rows.isEmpty else { continue }

@@ -67,11 +67,12 @@ extension AppDatabase {
                 CREATE UNIQUE INDEX derived_addresses_by_index ON derived_addresses(source, chain, address_index) WHERE chain != 'listed';
                 CREATE INDEX derived_addresses_by_goal ON derived_addresses(reserved_goal_id) WHERE reserved_goal_id IS NOT NULL;
                 CREATE TABLE reserved_receipts (
-                    asset_id INTEGER NOT NULL REFERENCES assets(id) ON DELETE CASCADE,
+                    source TEXT NOT NULL,
                     txid TEXT NOT NULL,
                     address TEXT NOT NULL,
                     amount INTEGER NOT NULL CHECK (amount > 0),
-                    PRIMARY KEY (asset_id, txid, address)
+                    recorded_at TEXT NOT NULL,
+                    PRIMARY KEY (source, txid, address)
                 );
                 CREATE TABLE allocation_history_v5 (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -34,7 +34,8 @@ struct HDWalletIngest: Sendable {
             let asset = try session.asset(kind: .addresses, name: source.asset ?? source.name)
             try session.save(outcome.balance)
             try session.saveWalletAddresses(outcome.addresses, changed: outcome.changed)
-            try session.record(outcome.transactions, assetID: asset, receipts: outcome.receipts)
+            try session.record(outcome.transactions, assetID: asset)
+            try session.recordReservedReceipts(outcome.receipts)
             try session.markVanished(assetID: asset)
             if let tip = outcome.tipHeight { try session.saveTip(tip) }
         }
