@@ -61,13 +61,15 @@ let package = Package(
         .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchNet"]),
         .target(
             name: "WalletWatchEngine",
-            dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", logging, lifecycle, "TOMLKit"]
+            // Crypto: SHA-256 of a downloaded barkd history, to recognise an unchanged one.
+            dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", logging, lifecycle, "TOMLKit",
+                           crypto]
         ),
-        // Crypto: the HMAC that turns the web token into the browser's session cookie.
         // What views show: JSON documents, formats, charts, the page. Shared by the CLI and the web view.
         .target(name: "WalletWatchPresentation", dependencies: ["WalletWatchEngine", "WalletWatchCore", .product(name: "Mustache", package: "swift-mustache")]),
         // The views reach the data through the engine's use cases only: they do not depend on
-        // the store, so a layer crossing does not compile.
+        // the store, so a layer crossing does not compile. Crypto: the HMAC that turns the web
+        // token into the browser's session cookie.
         .target(name: "WalletWatchWeb", dependencies: ["WalletWatchPresentation", "WalletWatchEngine", "WalletWatchCore", hummingbird, prometheus, logging, crypto]),
         // Bitcoin: HD scenarios derive their addresses, and transactions carry real scripts and txids.
         .target(name: "WalletWatchSim", dependencies: ["WalletWatchCore", "WalletWatchBitcoin", hummingbird, lifecycle, logging]),

@@ -17,9 +17,6 @@ public struct Storage: Sendable {
         Storage(try AppDatabase.open(path: path, busyTimeoutSeconds: busyTimeoutSeconds))
     }
 
-    /// How long a write waits for another process's write unless told otherwise.
-    public static var defaultBusyTimeoutSeconds: Int { AppDatabase.defaultBusyTimeoutSeconds }
-
     /// The database file's path, or nil in memory.
     public var path: String? { database.path }
 }

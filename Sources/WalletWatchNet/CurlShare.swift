@@ -13,6 +13,9 @@ import CCurl
 /// Connections are not shared: libcurl does not support sharing its connection cache between
 /// concurrent threads. Each thread keeps its own (see ``CurlHandles``) and the pool hands work to
 /// the most recently used thread, whose connections are warm.
+///
+/// Unchecked Sendable: libcurl calls the lock callbacks from whichever transfer thread uses the
+/// share, and those mutexes are what make that safe; the pointers never change after `init`.
 final class CurlShare: @unchecked Sendable {
     /// The CURLSH pointer; used by the handles only while this object is alive.
     let handle: UnsafeMutableRawPointer

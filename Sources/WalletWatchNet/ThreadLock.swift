@@ -8,6 +8,8 @@ import Darwin
 
 /// A pthread mutex that condition variables can wait on. The transfer threads park on it between
 /// transfers; `Synchronization.Mutex` cannot wait on a condition, so it does not fit here.
+/// Unchecked Sendable: a pthread mutex exists to be used from several threads, and its storage
+/// is allocated once and never moves.
 final class ThreadLock: @unchecked Sendable {
     // Heap-allocated because a pthread mutex must not move once initialised.
     fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -33,7 +35,8 @@ final class ThreadLock: @unchecked Sendable {
 }
 
 /// A condition variable used with a ``ThreadLock``: one per parked transfer thread, so that work
-/// can be handed to a particular thread (the one whose connections are warmest).
+/// can be handed to a particular thread (the one whose connections are warmest). Unchecked
+/// Sendable for the same reason as ``ThreadLock``.
 final class ThreadCondition: @unchecked Sendable {
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 

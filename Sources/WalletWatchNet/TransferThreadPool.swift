@@ -17,6 +17,8 @@ import Darwin
 /// A job returns its completion (resuming the waiting task) instead of calling it, and the thread
 /// calls it only once it is parked: the task's next request then finds this thread, with its
 /// kept-alive connection, rather than racing it and starting a new thread.
+///
+/// Unchecked Sendable: its mutable state is only touched with `lock` held.
 final class TransferThreadPool: @unchecked Sendable {
     /// A job receives the handles of the thread that runs it and returns its completion.
     typealias Job = @Sendable (CurlHandles) -> Completion

@@ -6,7 +6,7 @@ extension AppDatabase {
     public func createManualAsset(name rawName: String, currency: Currency, now: Instant) throws -> Asset {
         let name = try Name.validated(rawName, what: "asset")
         return try write { db in
-            try Self.ensureNameIsFree(db, table: Asset.databaseTableName, name: name, what: "asset")
+            try Self.ensureNameIsFree(db, table: AssetRow.databaseTableName, name: name, what: "asset")
             var asset = Asset(name: name, currency: currency, kind: .manual, source: nil, createdAt: now)
             try asset.insert(db)
             try Self.bumpChangeCounter(db)
@@ -21,7 +21,7 @@ extension AppDatabase {
         return try write { db in
             var asset = try Self.findAsset(db, named: named)
             if let validatedName, Name.key(validatedName) != Name.key(asset.name) {
-                try Self.ensureNameIsFree(db, table: Asset.databaseTableName, name: validatedName, what: "asset")
+                try Self.ensureNameIsFree(db, table: AssetRow.databaseTableName, name: validatedName, what: "asset")
             }
             if let newCurrency, newCurrency != asset.currency {
                 let count = try Transaction.filter(Column("asset_id") == asset.id).fetchCount(db)

@@ -22,7 +22,7 @@ extension AppDatabase {
             var transaction = Transaction(
                 assetID: assetID, txid: txid, amount: minor, type: .manual, status: .confirmed,
                 date: entry.date, note: note, firstSeenAt: now, lastUpdated: now)
-            try transaction.insert(db)
+            try LedgerRow(transaction: transaction).insert(db)
             // A manual entry follows Rule 1 like an ingested one, in the same transaction.
             if try Self.applyRule1(db, to: [NewlyConfirmed(assetID: assetID, txid: txid, amount: minor, date: entry.date)], now: now) > 0 {
                 transaction.rule1AppliedAt = now
@@ -51,7 +51,7 @@ extension AppDatabase {
             transaction.date = replacement.date
             if let note = edit.note { transaction.note = note }
             transaction.lastUpdated = now
-            try transaction.update(db)
+            try LedgerRow(transaction: transaction).updateStored(db)
             try Self.bumpChangeCounter(db)
             asset = try Self.findAsset(db, named: asset.name)
             return try Self.listing(db, transaction: transaction, asset: asset)
@@ -70,7 +70,7 @@ extension AppDatabase {
             if transaction.rule1AppliedAt != nil {
                 try Self.adjustRule1(db, assetID: transaction.assetID, txid: transaction.txid, delta: -transaction.amount, now: now)
             }
-            try transaction.delete(db)
+            try LedgerRow(transaction: transaction).deleteStored(db)
             try Self.bumpChangeCounter(db)
             return listing
         }
@@ -128,7 +128,7 @@ extension AppDatabase {
     static func findManualTransaction(_ db: Database, txid: String) throws -> (Transaction, Asset) {
         let rows = try Transaction.filter(Column("txid") == txid).fetchAll(db)
         guard let transaction = rows.first else { throw unknownTxid(txid) }
-        let asset = try Asset.fetchOne(db, key: transaction.assetID)!
+        let asset = try Asset.filter(Column("id") == transaction.assetID).fetchOne(db)!
         guard asset.kind == .manual, rows.count == 1 else {
             throw Refusal("transaction \(txid) comes from source '\(asset.source ?? "?")' and changes only when the source reports it; only manual transactions can be edited or deleted")
         }

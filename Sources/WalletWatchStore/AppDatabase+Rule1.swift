@@ -25,8 +25,8 @@ extension AppDatabase {
             for decision in decisions {
                 try writeTarget(db, assetID: assetID, goalID: decision.goalID, amount: decision.newTarget,
                                 at: decision.date, now: now, reason: .rule1, txid: decision.txid, keepZero: true)
-                try db.execute(sql: "UPDATE transactions SET rule1_applied_at = ? WHERE asset_id = ? AND txid = ?",
-                               arguments: [now, assetID, decision.txid])
+                try db.execute(sql: "UPDATE ledger SET rule1_applied_at = ? WHERE txid = ? AND asset_id = ?",
+                               arguments: [now, decision.txid, assetID])
                 applied += 1
             }
         }

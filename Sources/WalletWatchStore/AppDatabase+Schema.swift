@@ -40,6 +40,11 @@ extension AppDatabase {
                 ALTER TABLE ark_info_v3 RENAME TO ark_info;
                 """)
         }
+        // The ingest writes a big pass in short transactions that readers cannot see until it
+        // publishes (Schema.version4 says how).
+        migrator.registerMigration("v4-ledger-passes") { db in
+            for statement in Schema.version4 { try db.execute(sql: statement) }
+        }
         // HD wallets (SPEC.md sections 15 and 16): each source's watched addresses, derived once
         // and kept with what the explorer last said about them and the goal an address is
         // reserved for; the payments to reserved addresses (Rule 1b's input); and 'rule1b' as a
@@ -76,7 +81,7 @@ extension AppDatabase {
                 );
                 CREATE TABLE allocation_history_v5 (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    asset_id INTEGER NOT NULL REFERENCES assets(id) ON DELETE CASCADE,
+                    asset_id INTEGER NOT NULL REFERENCES asset_rows(id) ON DELETE CASCADE,
                     goal_id INTEGER NOT NULL REFERENCES goals(id) ON DELETE CASCADE,
                     amount INTEGER NOT NULL CHECK (amount >= 0),
                     timestamp TEXT NOT NULL,

@@ -9,14 +9,14 @@ extension AppDatabase {
         now: Instant
     ) throws {
         try write { db in
-            var session = IngestSession(db: db, source: source, now: now)
+            let publication = PassPublication(db: db, source: source, now: now)
             if let ark {
-                _ = try session.asset(kind: .ark, name: ark.asset)
-                try session.save(ark.balance)
+                _ = try Self.sourceAsset(db, source: source, kind: .ark, name: ark.asset, now: now)
+                try publication.save(ark.balance)
             }
             if let onchain {
-                _ = try session.asset(kind: onchain.kind, name: onchain.asset)
-                try session.save(onchain.balance)
+                _ = try Self.sourceAsset(db, source: source, kind: onchain.kind, name: onchain.asset, now: now)
+                try publication.save(onchain.balance)
             }
             try Self.bumpChangeCounter(db)
         }

@@ -27,9 +27,7 @@ public struct AppDatabase: Sendable {
 
     /// Opens (creating when needed, with mode 0600) the database file at `path`.
     /// - parameter busyTimeoutSeconds: how long a write waits for another process's write
-    ///   transaction before failing with "database is locked". An ingest holds its transaction
-    ///   while the last of a barkd history streams in, which the HTTP timeout bounds: the config
-    ///   passes that timeout plus a margin.
+    ///   transaction before failing with "database is locked" (see ``defaultBusyTimeoutSeconds``).
     public static func open(path: String, busyTimeoutSeconds: Int = defaultBusyTimeoutSeconds) throws -> AppDatabase {
         _ = tuneSQLite
         do {
@@ -57,8 +55,13 @@ public struct AppDatabase: Sendable {
         _ = walletwatch_sqlite_disable_memory_statistics()
     }()
 
-    /// How long a write waits for another's transaction unless told otherwise.
-    public static let defaultBusyTimeoutSeconds = 30
+    /// How long a write waits for another's transaction unless told otherwise. Every write
+    /// transaction walletwatch makes is short: an ingest downloads and compares with no lock
+    /// held and writes a big pass in pieces of a few thousand rows (tens of milliseconds each),
+    /// so a write waits at most for one such piece, or for one command's write. 5 s leaves a
+    /// wide margin for a slow disk; only the first open after an upgrade, whose migration may
+    /// rebuild a large ledger, can take longer (the other process then reports the lock).
+    public static let defaultBusyTimeoutSeconds = 5
 
     /// Foreign keys on, and a busy timeout so that a command and a running daemon wait for each
     /// other instead of failing with "database is locked". GRDB opens write transactions with

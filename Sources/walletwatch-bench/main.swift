@@ -6,7 +6,7 @@ import WalletWatchStore
 
 // walletwatch-bench: the ingest's steps measured one at a time, for scripts/bench.
 //   walletwatch-bench decode FILE   decode a saved barkd history body (64 KiB chunks), no network, no database
-//   walletwatch-bench write N DB    write N transactions shaped like barkd's through one ingest session
+//   walletwatch-bench write N DB    write N transactions shaped like barkd's through one ingest pass
 //   walletwatch-bench seed-month DB TRANSACTIONS HISTORY
 //                                   a database for timing `month status`: an Ark wallet shared by
 //                                   20 goals through HISTORY allocation-history rows (2023 to
@@ -29,39 +29,41 @@ func report(_ step: String, count: Int, bytes: Int?, started: ContinuousClock.In
     print("{" + fields.joined(separator: ",") + "}")
 }
 
-/// Collects nothing: the decoder's output is only counted.
-final class Counter: @unchecked Sendable { var count = 0 }
-
-/// Records `transactions` in batches of the ingest's size (2,048, as the pipe hands them over).
-func record(_ transactions: [ObservedTransaction], in session: inout IngestSession, assetID: Int64) throws {
+/// Records `transactions` in one pass of source "ark", in batches of the ingest's size, and
+/// publishes it with `publishing`.
+func ingest(_ transactions: [ObservedTransaction], into database: AppDatabase, now: Instant,
+            publishing: @escaping @Sendable (inout PassPublication) throws -> Void = { _ in }) async throws {
+    var pass = try await database.beginPass(source: "ark", now: now)
+    let asset = try await pass.asset(.ark, named: "Ark wallet")
     var start = 0
     while start < transactions.count {
         let end = min(transactions.count, start + 2048)
-        try session.record(Array(transactions[start..<end]), assetID: assetID)
+        try await pass.record(Array(transactions[start..<end]), in: asset)
         start = end
     }
+    _ = try await pass.publish(startedAt: now, publishing)
 }
 
 let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "decode" where arguments.count == 3:
     let body = try Data(contentsOf: URL(fileURLWithPath: arguments[2]))
-    let counter = Counter()
-    let consumer = BarkdHistoryDecoder { movement in
-        _ = MovementMapping.transaction(movement, source: "ark")
-        counter.count += 1
-    }
+    var decoder = BarkdHistoryDecoder()
+    var count = 0
     let started = ContinuousClock.now, cpu = cpuSeconds()
     try body.withUnsafeBytes { bytes in
         var offset = 0
         while offset < bytes.count {
             let end = min(bytes.count, offset + 65536)
-            try consumer.consume(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+            for movement in try decoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset..<end])) {
+                _ = MovementMapping.transaction(movement, source: "ark")
+                count += 1
+            }
             offset = end
         }
     }
-    try consumer.finish()
-    report("decode", count: counter.count, bytes: body.count, started: started, cpuStarted: cpu)
+    try decoder.finish()
+    report("decode", count: count, bytes: body.count, started: started, cpuStarted: cpu)
 case "write" where arguments.count == 4:
     let count = Int(arguments[2]) ?? 0
     let database = try AppDatabase.open(path: arguments[3])
@@ -71,25 +73,16 @@ case "write" where arguments.count == 4:
                             status: .confirmed, date: now.adding(seconds: -Int64(index) * 300), fee: 10, counterparty: "ark1qexampledestination")
     }
     let started = ContinuousClock.now, cpu = cpuSeconds()
-    _ = try await database.ingest(source: "ark", startedAt: now, now: now) { session in
-        let asset = try session.asset(kind: .ark, name: "Ark wallet")
-        var start = 0
-        while start < transactions.count {
-            let end = min(transactions.count, start + 2048)
-            try session.record(Array(transactions[start..<end]), assetID: asset)
-            start = end
-        }
-    }
+    try await ingest(transactions, into: database, now: now)
     report("write", count: count, bytes: nil, started: started, cpuStarted: cpu)
 case "seed-month" where arguments.count == 5:
     let total = Int(arguments[3]) ?? 0, historyRows = Int(arguments[4]) ?? 0
     let database = try AppDatabase.open(path: arguments[2])
     let setUp = Instant(iso8601: "2023-01-01T00:00:00Z")!
     let started = ContinuousClock.now, cpu = cpuSeconds()
-    _ = try await database.ingest(source: "ark", startedAt: setUp, now: setUp) { session in
-        _ = try session.asset(kind: .ark, name: "Ark wallet")
-        try session.save(ArkBalance(spendable: 100 * 100_000_000, pendingLightningSend: 0, claimableLightningReceive: 0,
-                                    pendingInRound: 0, pendingExit: 0, pendingBoard: 0))
+    try await ingest([], into: database, now: setUp) { publication in
+        try publication.save(ArkBalance(spendable: 100 * 100_000_000, pendingLightningSend: 0, claimableLightningReceive: 0,
+                                        pendingInRound: 0, pendingExit: 0, pendingBoard: 0))
     }
     let goals = (1...20).map { "Goal \($0)" }
     for name in goals {
@@ -116,15 +109,7 @@ case "seed-month" where arguments.count == 5:
         return ObservedTransaction(txid: "ark:ark:\(index + 1)", amount: index % 4 == 0 ? -20_000 : 50_000, type: .ark,
                                    status: .confirmed, date: date, fee: 0, counterparty: nil)
     }
-    _ = try await database.ingest(source: "ark", startedAt: last, now: last) { session in
-        let asset = try session.asset(kind: .ark, name: "Ark wallet")
-        var start = 0
-        while start < transactions.count {
-            let end = min(transactions.count, start + 2048)
-            try session.record(Array(transactions[start..<end]), assetID: asset)
-            start = end
-        }
-    }
+    try await ingest(transactions, into: database, now: last)
     report("seed-month", count: total, bytes: nil, started: started, cpuStarted: cpu)
 default:
     FileHandle.standardError.write(Data("usage: walletwatch-bench decode FILE | write N DATABASE | seed-month DATABASE TRANSACTIONS HISTORY\n".utf8))

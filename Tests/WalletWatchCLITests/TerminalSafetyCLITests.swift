@@ -50,10 +50,10 @@ struct TerminalSafetyCLITests {
         #expect(try await cli.run("goal", "add", "House", "--currency", "USD", "--target", "10000", "--deadline", "2027-12-31").status == 0)
         let database = demo.folder.file("walletwatch.sqlite")
         _ = try await sqlite(database, """
-            UPDATE assets SET name = 'Cash' || \(Self.hostileSQL) WHERE name = 'Cash';
+            UPDATE asset_rows SET name = 'Cash' || \(Self.hostileSQL) WHERE name = 'Cash';
             UPDATE tags SET name = 'food' || \(Self.hostileSQL) WHERE name = 'groceries';
             UPDATE goals SET name = 'House' || \(Self.hostileSQL) WHERE name = 'House';
-            UPDATE transactions SET txid = 'manual:' || \(Self.hostileSQL) WHERE txid = '\(otherTxid)';
+            UPDATE ledger SET txid = 'manual:' || \(Self.hostileSQL) WHERE txid = '\(otherTxid)';
             INSERT INTO ingest_runs (source, started_at, finished_at, ok, error)
                 SELECT source, started_at, finished_at, 0, 'boom' || \(Self.hostileSQL) FROM ingest_runs WHERE source = 'cold' LIMIT 1;
             """)
@@ -147,6 +147,10 @@ struct TerminalSafetyCLITests {
         expectInert(ingest, "ingest")
         #expect(ingest.stderr.contains("warning: source 'ark': movement subsystem 'bark.\(Self.shown)' is unknown"), "\(ingest.stderr)")
 
+        // The daemon decodes the history only when it changed since the last pass (an unchanged
+        // one is recognised by its digest), so a second hostile movement arrives first.
+        try await demo.simulator.addMovement(BarkdMovement(subsystem: .init(name: "bark." + Self.hostile, kind: "send"), effectiveBalanceSat: -42,
+                                                           time: .init(createdAt: SimTime(unixSeconds: 1_795_261_100))), to: "ark")
         let cli = demo.cli()
         let daemon = try BackgroundProcess(cli.binary, ["run"], environment: cli.environment, currentDirectory: demo.folder.path)
         #expect(await eventually(within: .seconds(60)) { daemon.stderr.contains("movement subsystem") }, "the daemon's warning: \(daemon.stderr)")

@@ -152,12 +152,11 @@ struct AllocationTests {
             ArkBalance(spendable: spendable, pendingLightningSend: 0, claimableLightningReceive: 0, pendingInRound: 0, pendingExit: nil, pendingBoard: 0)
         }
         let pass: @Sendable (ObservedTransaction, Int64) async throws -> IngestCounts = { transaction, spendable in
-            try await database.ingest(source: "ark", startedAt: now, now: now) { session in
-                let asset = try session.asset(kind: .ark, name: "Ark wallet")
-                try session.save(arkBalance(spendable))
-                try session.record([transaction], assetID: asset)
-                try session.markVanished(assetID: asset)
-            }
+            var ingest = try await database.beginPass(source: "ark", now: now)
+            let asset = try await ingest.asset(.ark, named: "Ark wallet")
+            try await ingest.record([transaction], in: asset)
+            try await ingest.markVanished(in: asset)
+            return try await ingest.publish(startedAt: now) { try $0.save(arkBalance(spendable)) }
         }
         _ = try await pass(pending, 0)
         _ = try database.allocate(assetName: "Ark wallet", assignments: [("House", "100%")], now: .at("2026-11-01T00:00:00Z"))
@@ -179,18 +178,19 @@ struct AllocationTests {
     @Test("several confirmed in one pass: date order, each against the balance before it")
     func onePassInDateOrder() async throws {
         let database = try makeDatabase()
-        _ = try await database.ingest(source: "ark", startedAt: now, now: now) { session in
-            _ = try session.asset(kind: .ark, name: "Ark wallet")
-        }
+        var first = try await database.beginPass(source: "ark", now: now)
+        _ = try await first.asset(.ark, named: "Ark wallet")
+        _ = try await first.publish(startedAt: now) { _ in }
         _ = try database.allocate(assetName: "Ark wallet", assignments: [("House", "100%")], now: .at("2026-11-01T00:00:00Z"))
-        let counts = try await database.ingest(source: "ark", startedAt: now, now: now) { session in
-            let asset = try session.asset(kind: .ark, name: "Ark wallet")
-            try session.save(ArkBalance(spendable: 3500, pendingLightningSend: 0, claimableLightningReceive: 0, pendingInRound: 0, pendingExit: nil, pendingBoard: 0))
-            try session.record([
-                ObservedTransaction(txid: "c", amount: 500, type: .ark, status: .confirmed, date: .at("2026-11-04T00:00:00Z")),
-                ObservedTransaction(txid: "a", amount: 1000, type: .ark, status: .confirmed, date: .at("2026-11-02T00:00:00Z")),
-                ObservedTransaction(txid: "b", amount: 2000, type: .ark, status: .confirmed, date: .at("2026-11-03T00:00:00Z")),
-            ], assetID: asset)
+        var second = try await database.beginPass(source: "ark", now: now)
+        let asset = try await second.asset(.ark, named: "Ark wallet")
+        try await second.record([
+            ObservedTransaction(txid: "c", amount: 500, type: .ark, status: .confirmed, date: .at("2026-11-04T00:00:00Z")),
+            ObservedTransaction(txid: "a", amount: 1000, type: .ark, status: .confirmed, date: .at("2026-11-02T00:00:00Z")),
+            ObservedTransaction(txid: "b", amount: 2000, type: .ark, status: .confirmed, date: .at("2026-11-03T00:00:00Z")),
+        ], in: asset)
+        let counts = try await second.publish(startedAt: now) { publication in
+            try publication.save(ArkBalance(spendable: 3500, pendingLightningSend: 0, claimableLightningReceive: 0, pendingInRound: 0, pendingExit: nil, pendingBoard: 0))
         }
         #expect(counts.autoAllocated == 3)
         let rows = try database.allocationHistory(assetName: "Ark wallet")

@@ -84,9 +84,9 @@ struct LedgerStoreTests {
     func sourceAssetsAreReadOnly() throws {
         let database = try makeDatabase()
         try database.writer.write { db in
-            try db.execute(sql: "INSERT INTO assets (name, currency, kind, source, created_at) VALUES ('Ark wallet', 'BTC', 'ark', 'ark', '2026-11-01T00:00:00.000Z')")
+            try db.execute(sql: "INSERT INTO asset_rows (name, currency, kind, source, created_at) VALUES ('Ark wallet', 'BTC', 'ark', 'ark', '2026-11-01T00:00:00.000Z')")
             try db.execute(sql: """
-                INSERT INTO transactions (asset_id, txid, amount, type, status, direction, date, first_seen_at, last_updated)
+                INSERT INTO ledger (asset_id, txid, amount, type, status, direction, date, first_seen_at, last_updated)
                 VALUES (2, 'ark:ark:1', 1000, 'ark', 'confirmed', 'incoming', '2026-11-02T10:00:00.000Z', '2026-11-02T10:00:00.000Z', '2026-11-02T10:00:00.000Z')
                 """)
         }

@@ -11,11 +11,11 @@ struct TagTests {
 
     func arkPass(_ database: AppDatabase, _ transactions: [ObservedTransaction], asset: String = "Ark wallet", source: String = "ark",
                  kind: AssetKind = .ark) async throws -> IngestCounts {
-        try await database.ingest(source: source, startedAt: now, now: now) { session in
-            let id = try session.asset(kind: kind, name: asset)
-            try session.record(transactions, assetID: id)
-            try session.markVanished(assetID: id)
-        }
+        var pass = try await database.beginPass(source: source, now: now)
+        let id = try await pass.asset(kind, named: asset)
+        try await pass.record(transactions, in: id)
+        try await pass.markVanished(in: id)
+        return try await pass.publish(startedAt: now) { _ in }
     }
 
     func tags(_ database: AppDatabase, _ txid: String) throws -> [[String]] {
@@ -112,10 +112,10 @@ struct TagTests {
                 ObservedTransaction(txid: txid, amount: Int64(index + round), type: .ark,
                                     status: round % 2 == 0 ? .pending : .confirmed, date: now.adding(seconds: Int64(round)))
             }
-            _ = try await ingestSide.ingest(source: "ark", startedAt: now, now: now) { session in
-                let id = try session.asset(kind: .ark, name: "Ark wallet")
-                try session.record(transactions, assetID: id)
-            }
+            var ingest = try await ingestSide.beginPass(source: "ark", now: now)
+            let id = try await ingest.asset(.ark, named: "Ark wallet")
+            try await ingest.record(transactions, in: id)
+            _ = try await ingest.publish(startedAt: now) { _ in }
         }
         try await pass(0)
         try await withThrowingTaskGroup(of: Void.self) { group in

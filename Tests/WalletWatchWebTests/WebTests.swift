@@ -165,10 +165,10 @@ struct WebTests {
     func metrics() async throws {
         let web = try await WebFixture()
         let database = web.database
-        _ = try await database.ingest(source: "ark", startedAt: now, now: now) { session in
-            let asset = try session.asset(kind: .ark, name: "Ark wallet")
-            try session.record([ObservedTransaction(txid: "ark:ark:1", amount: 5, type: .ark, status: .confirmed, date: now)], assetID: asset)
-        }
+        var pass = try await database.beginPass(source: "ark", now: now)
+        let asset = try await pass.asset(.ark, named: "Ark wallet")
+        try await pass.record([ObservedTransaction(txid: "ark:ark:1", amount: 5, type: .ark, status: .confirmed, date: now)], in: asset)
+        _ = try await pass.publish(startedAt: now) { _ in }
         try await database.recordIngestFailure(source: "ark", startedAt: now, finishedAt: now, error: "boom")
         let text = String(decoding: try await web.get("/metrics").body, as: UTF8.self)
         #expect(text.contains(#"walletwatch_ingest_runs_total{source="ark"} 2"#))

@@ -37,7 +37,7 @@ public struct Scheduler: Service {
                     let wakeup = wakeups[source.name]!
                     group.addTask { await ingestLoop(source, wakeup: wakeup) }
                     if source.kind == .barkd {
-                        group.addTask { try? await cancelWhenGracefulShutdown { await notificationLoop(source, wakeup: wakeup) } }
+                        group.addTask { await cancelWhenGracefulShutdown { await notificationLoop(source, wakeup: wakeup) } }
                     }
                 }
                 group.addTask { await rateLoop(rateWakeup) }

@@ -1,5 +1,5 @@
+import Foundation
 import Logging
-import Synchronization
 import WalletWatchCore
 import WalletWatchNet
 import WalletWatchSources
@@ -20,12 +20,23 @@ public struct IngestReport: Sendable {
 }
 
 /// One pass over the configured sources into the store (SPEC.md section 5).
+///
+/// A pass fetches and decodes everything first, holding no database lock while bytes arrive;
+/// then it compares with what is stored through reads and writes only the changes, in short
+/// transactions that readers cannot see until one last short transaction publishes the whole
+/// pass (``LedgerPass``; docs/ARCHITECTURE.md, "One ingest").
 public struct Ingestor: Sendable {
     let database: AppDatabase
     let config: AppConfig
     let clock: WallClock
     let clients: SourceClients
     let logger: Logger
+    /// How long a pass waits for another process's pass of the same source to end.
+    var claimPatience: Duration = .seconds(600)
+
+    /// The largest barkd history accepted: about six million movements. It is kept on disk
+    /// while it arrives, never in memory.
+    static let maximumHistoryBytes = 4 << 30
 
     init(database: AppDatabase, config: AppConfig, clock: WallClock, clients: SourceClients, logger: Logger) {
         self.database = database
@@ -61,25 +72,26 @@ public struct Ingestor: Sendable {
         }
     }
 
-    /// One pass over one source: fetch everything, then store it in one write.
+    /// One pass over one source. `full` compares everything the source reports, even an
+    /// answer it sent unchanged, and pages through every Esplora history.
     public func ingest(_ source: SourceConfig, full: Bool) async -> IngestReport {
         let started = ContinuousClock.now
         let startedAt = clock.now
         var logger = self.logger
         logger[metadataKey: "source"] = "\(source.name)"
         do {
-            let (counts, warnings, requests) = switch source.kind {
-            case .barkd: try await ingestBarkd(source)
-            case .esplora: try await ingestEsplora(source, full: full)
+            let result = switch source.kind {
+            case .barkd: try await ingestBarkd(source, full: full, startedAt: startedAt)
+            case .esplora: try await ingestEsplora(source, full: full, startedAt: startedAt)
             }
             let duration = ContinuousClock.now - started
-            for warning in warnings { logger.warning("\(warning)") }
+            for warning in result.warnings { logger.warning("\(warning)") }
             logger.info("ingested", metadata: [
-                "new": "\(counts.new)", "updated": "\(counts.updated)", "dropped": "\(counts.dropped)",
-                "auto_allocated": "\(counts.autoAllocated)", "duration_ms": "\(duration.milliseconds)",
+                "new": "\(result.counts.new)", "updated": "\(result.counts.updated)", "dropped": "\(result.counts.dropped)",
+                "auto_allocated": "\(result.counts.autoAllocated)", "duration_ms": "\(duration.milliseconds)",
             ])
-            return IngestReport(source: source.name, ok: true, counts: counts, error: nil, duration: duration,
-                                warnings: warnings, requests: requests)
+            return IngestReport(source: source.name, ok: true, counts: result.counts, error: nil, duration: duration,
+                                warnings: result.warnings, requests: result.requests)
         } catch {
             let reason = (error as? any Classified)?.description ?? String(describing: error)
             logger.error("ingest failed: \(reason)")
@@ -93,26 +105,15 @@ public struct Ingestor: Sendable {
         }
     }
 
-    /// A barkd pass. The history streams into the write transaction while it is decoded (a
-    /// bounded pipe between libcurl's thread and the database writer), so that a history of a
-    /// million movements costs the time of the slower of the two and the memory of a window.
-    private func ingestBarkd(_ source: SourceConfig) async throws -> (IngestCounts, [String], Int?) {
+    /// A barkd pass. The history (the one answer that grows without bound) is kept in a file
+    /// while it arrives; when its digest equals the last stored one, nothing of it changed and
+    /// it is not even decoded. Otherwise it is decoded from the file in batches, each compared
+    /// with what is stored.
+    private func ingestBarkd(_ source: SourceConfig, full: Bool, startedAt: Instant) async throws -> PassResult {
         let client = try clients.barkd(source)
         let tracksOnchain = source.onchainAsset != nil
-        let pipe = BatchPipe<ObservedTransaction>()
-        let unknownSubsystems = Mutex<Set<String>>([])
-        let history = Task {
-            do {
-                try await client.history { movement in
-                    let (transaction, unknown) = MovementMapping.transaction(movement, source: source.name)
-                    if let unknown { unknownSubsystems.withLock { _ = $0.insert(unknown) } }
-                    try pipe.push(transaction)
-                }
-                pipe.finish()
-            } catch {
-                pipe.fail(error)
-            }
-        }
+        let known = try await full ? nil : database.sourceDigest(source: source.name, part: Self.historyPart, kind: .ark)
+        async let history = fetchHistory(client, skipHead: known?.digest.head)
         async let balance = client.balance()
         async let onchainBalance = tracksOnchain ? client.onchainBalance() : nil
         async let wallet = tracksOnchain ? client.onchainTransactions() : []
@@ -120,46 +121,90 @@ public struct Ingestor: Sendable {
         async let utxos = tracksOnchain ? client.utxos() : []
         async let info = client.arkInfo()
         async let tip = client.tipHeight()
-        let fetched: (ArkBalance, OnchainBalance?, [WalletTransaction], [VTXO], [UTXO], ArkServerInfo, Int64)
-        do {
-            fetched = try await (balance, onchainBalance, wallet, vtxos, utxos, info, tip)
-        } catch {
-            pipe.cancel()
-            history.cancel()
-            throw error
-        }
+        let report = try await BarkdReport(balance: balance, onchainBalance: onchainBalance, walletTransactions: wallet,
+                                           vtxos: vtxos, utxos: utxos, info: info, tipHeight: tip)
+        var (spool, body) = try await history
 
         let now = clock.now
-        let onchainTransactions = fetched.2.map { MovementMapping.transaction($0, tipHeight: fetched.6, now: now) }
-        let counts: IngestCounts
+        var pass = try await claim(source.name, now: now)
         do {
-            counts = try await database.ingest(source: source.name, startedAt: now, now: now) { session in
-                let arkAsset = try session.asset(kind: .ark, name: source.arkAsset ?? source.name)
-                try session.save(fetched.0)
-                while let batch = try pipe.next() { try session.record(batch, assetID: arkAsset) }
-                try session.markVanished(assetID: arkAsset)
-                if let onchainName = source.onchainAsset, let onchainBalance = fetched.1 {
-                    let onchainAsset = try session.asset(kind: .onchain, name: onchainName)
-                    try session.save(onchainBalance)
-                    try session.record(onchainTransactions, assetID: onchainAsset)
-                    try session.markVanished(assetID: onchainAsset)
-                    try session.replace(fetched.4)
-                }
-                try session.replace(fetched.3)
-                try session.save(fetched.5)
-                try session.saveTip(fetched.6)
+            let ark = try await pass.asset(.ark, named: source.arkAsset ?? source.name)
+            // Read again now that the source is this pass's: another pass may have stored one since.
+            let stored = try await full ? nil : database.sourceDigest(source: source.name, part: Self.historyPart, kind: .ark)
+            var decoded = DecodedHistory(movements: stored?.items ?? 0)
+            if stored?.matches(body.digest) != true {
+                // Its head was the last history's, so it was not kept; it differs further on.
+                if !body.isKept { (spool, body) = try await fetchHistory(client, skipHead: nil) }
+                decoded = try await recordHistory(in: spool, client: client, source: source.name, pass: &pass, asset: ark)
+                try await pass.markVanished(in: ark)
             }
+            if let onchainName = source.onchainAsset, report.onchainBalance != nil {
+                let onchain = try await pass.asset(.onchain, named: onchainName)
+                let transactions = report.walletTransactions.map { MovementMapping.transaction($0, tipHeight: report.tipHeight, now: now) }
+                try await pass.record(transactions, in: onchain)
+                try await pass.markVanished(in: onchain)
+            }
+            let (digest, items) = (body.digest, decoded.movements)
+            let counts = try await pass.publish(startedAt: startedAt) { publication in
+                try publication.save(report.balance)
+                if tracksOnchain, let onchainBalance = report.onchainBalance {
+                    try publication.save(onchainBalance)
+                    try publication.replace(report.utxos)
+                }
+                try publication.replace(report.vtxos)
+                try publication.save(report.info)
+                try publication.saveTip(report.tipHeight)
+                try publication.save(digest, part: Self.historyPart, items: items)
+            }
+            let warnings = decoded.unknownSubsystems.sorted().map { "movement subsystem \(JSONReader.shown($0)) is unknown; stored as type ark" }
+            return PassResult(counts: counts, warnings: warnings, requests: nil)
         } catch {
-            pipe.cancel()
-            _ = await history.result
+            await giveUp(pass, source: source.name)
             throw error
         }
-        _ = await history.result
-        let warnings = unknownSubsystems.withLock { $0 }.sorted().map { "movement subsystem \(JSONReader.shown($0)) is unknown; stored as type ark" }
-        return (counts, warnings, nil)
     }
 
-    private func ingestEsplora(_ source: SourceConfig, full: Bool) async throws -> (IngestCounts, [String], Int?) {
+    /// Downloads barkd's history into a new spool, which keeps it unless it starts with `skipHead`.
+    private func fetchHistory(_ client: BarkdClient, skipHead: String?) async throws -> (BodySpool, Spooled) {
+        let spool = try BodySpool(folder: spoolFolder, skipHead: skipHead)
+        try await client.downloadHistory(into: spool, maxBytes: Self.maximumHistoryBytes)
+        return (spool, try spool.finish())
+    }
+
+    /// The history's part in the stored digests.
+    private static let historyPart = "history"
+
+    /// Decodes the spooled history (1 MiB at a time) and records its movements in batches.
+    private func recordHistory(
+        in spool: BodySpool, client: BarkdClient, source: String, pass: inout LedgerPass, asset: PassAsset
+    ) async throws -> DecodedHistory {
+        var decoder = client.historyDecoder()
+        var decoded = DecodedHistory(movements: 0)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var batch: [ObservedTransaction] = []
+        var offset = 0
+        while true {
+            let count = try spool.read(at: offset, into: &buffer)
+            guard count > 0 else { break }
+            offset += count
+            let movements = try buffer.withUnsafeBytes { try decoder.decode(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            for movement in movements {
+                let (transaction, unknown) = MovementMapping.transaction(movement, source: source)
+                if let unknown { decoded.unknownSubsystems.insert(unknown) }
+                batch.append(transaction)
+            }
+            decoded.movements += movements.count
+            if batch.count >= 2_048 {
+                try await pass.record(batch, in: asset)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        try decoder.finish()
+        try await pass.record(batch, in: asset)
+        return decoded
+    }
+
+    private func ingestEsplora(_ source: SourceConfig, full: Bool, startedAt: Instant) async throws -> PassResult {
         let client = clients.esplora(source)
         if let wallet = source.wallet {
             return try await HDWalletIngest(database: database, clock: clock, client: client, concurrency: config.http.concurrency)
@@ -168,17 +213,97 @@ public struct Ingestor: Sendable {
         let known = try await database.confirmedTxids(source: source.name, kind: .addresses)
         let synced = try await database.syncedAddresses(source: source.name)
         let sync = try await client.sync(addresses: source.addresses, knownConfirmed: known, synced: synced, full: full)
-        let now = clock.now
-        let counts = try await database.ingest(source: source.name, startedAt: now, now: now) { session in
-            let asset = try session.asset(kind: .addresses, name: source.asset ?? source.name)
-            try session.save(sync.balance)
-            try session.record(sync.transactions, assetID: asset)
-            try session.markVanished(assetID: asset)
-            try session.markSynced(addresses: source.addresses)
-            if let tip = sync.tipHeight { try session.saveTip(tip) }
+        var pass = try await claim(source.name, now: clock.now)
+        do {
+            let asset = try await pass.asset(.addresses, named: source.asset ?? source.name)
+            try await pass.record(sync.transactions, in: asset)
+            try await pass.markVanished(in: asset)
+            let counts = try await pass.publish(startedAt: startedAt) { publication in
+                try publication.save(sync.balance)
+                try publication.markSynced(addresses: source.addresses)
+                if let tip = sync.tipHeight { try publication.saveTip(tip) }
+            }
+            return PassResult(counts: counts, warnings: [], requests: sync.requests)
+        } catch {
+            await giveUp(pass, source: source.name)
+            throw error
         }
-        return (counts, [], sync.requests)
     }
+
+    /// Claims `source` for a pass, waiting while a pass of another process holds it (at most
+    /// ``claimPatience``: a pass holds its source while it compares and writes, never while it
+    /// downloads).
+    private func claim(_ source: String, now: Instant) async throws -> LedgerPass {
+        let deadline = ContinuousClock.now + claimPatience
+        var waiting = false
+        while true {
+            switch try await database.claimPass(source: source, now: now) {
+            case .claimed(let pass):
+                return pass
+            case .busy(let owner, let since):
+                guard ContinuousClock.now < deadline else { throw SourceBusy(source: source, owner: owner, since: since) }
+                if !waiting {
+                    logger.notice("waiting for another pass of this source to end", metadata: ["source": "\(source)", "owner": "\(owner)"])
+                    waiting = true
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
+    /// Gives up a pass that failed; what it staged never becomes visible.
+    private func giveUp(_ pass: consuming LedgerPass, source: String) async {
+        do {
+            try await pass.abandon()
+        } catch {
+            logger.error("could not remove what the failed pass staged; the next pass of the source will", metadata: [
+                "source": "\(source)", "error": "\(error)",
+            ])
+        }
+    }
+
+    /// Where downloads are kept while a pass runs: beside the database.
+    private var spoolFolder: String {
+        database.path.map { ($0 as NSString).deletingLastPathComponent }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.currentDirectoryPath
+    }
+}
+
+/// What a pass did, before it is reported.
+struct PassResult: Sendable {
+    let counts: IngestCounts
+    let warnings: [String]
+    let requests: Int?
+}
+
+/// Everything a barkd daemon reports besides its history.
+struct BarkdReport: Sendable {
+    let balance: ArkBalance
+    let onchainBalance: OnchainBalance?
+    let walletTransactions: [WalletTransaction]
+    let vtxos: [VTXO]
+    let utxos: [UTXO]
+    let info: ArkServerInfo
+    let tipHeight: Int64
+}
+
+/// What decoding a barkd history found.
+struct DecodedHistory: Sendable {
+    var movements: Int
+    var unknownSubsystems: Set<String> = []
+}
+
+/// A pass of another process holds the source for longer than a pass should.
+public struct SourceBusy: Classified {
+    public let source: String
+    public let owner: PassOwner
+    public let since: Instant
+
+    public var description: String {
+        "source '\(source)': another walletwatch process (\(owner)) has been ingesting it since \(since.iso8601); try again when it is done, or stop that process if it hangs"
+    }
+
+    public var kind: ErrorKind { .runtime }
 }
 
 extension Duration {

@@ -27,22 +27,17 @@ public struct BarkdClient: Sendable {
         try await requester.get("/api/v1/onchain/balance", decode: BarkdDecoding.onchainBalance)
     }
 
-    /// `GET /api/v1/history`, streamed: each movement is decoded as it arrives and handed to
-    /// `onMovement` (on the transfer's thread), so memory does not grow with the history.
-    public func history(onMovement: @escaping @Sendable (MovementData) throws -> Void) async throws {
-        let path = "/api/v1/history"
-        let consumer = BarkdHistoryDecoder(onMovement: onMovement)
-        // The history is read as a stream, so its total size is bounded by the element limit
-        // (1 MiB a movement), not by max_response_bytes.
-        try await requester.stream(path, maxResponseBytes: Int.max, into: consumer)
-        try requester.decoded(path) { try consumer.finish() }
+    /// `GET /api/v1/history` (movements, newest first), its body handed to `consumer` unread as
+    /// it arrives: the caller keeps it (a wallet with a million movements sends 700 MB) and
+    /// decodes it with ``historyDecoder()``. At most `maxBytes` are accepted.
+    public func downloadHistory(into consumer: any HTTPBodyConsumer, maxBytes: Int) async throws {
+        try await requester.stream(BarkdHistoryDecoder.path, maxResponseBytes: maxBytes, into: consumer)
     }
 
-    /// The whole history, newest first.
-    public func history() async throws -> [MovementData] {
-        let collected = Collected<MovementData>()
-        try await history { collected.append($0) }
-        return collected.values
+    /// A decoder for the body ``downloadHistory(into:maxBytes:)`` delivered; its errors name
+    /// the source, the request and the movement's field.
+    public func historyDecoder() -> BarkdHistoryDecoder {
+        BarkdHistoryDecoder(requester: requester)
     }
 
     /// `GET /api/v1/onchain/transactions`, oldest first.
@@ -91,23 +86,5 @@ public struct BarkdClient: Sendable {
             path += "?since=" + (since.addingPercentEncoding(withAllowedCharacters: allowed) ?? since)
         }
         return try await requester.get(path, timeout: timeout, decode: BarkdDecoding.notifications)
-    }
-}
-
-/// Values appended from a transfer thread and read once the transfer is over.
-final class Collected<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Value] = []
-
-    func append(_ value: Value) {
-        lock.lock()
-        storage.append(value)
-        lock.unlock()
-    }
-
-    var values: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
     }
 }

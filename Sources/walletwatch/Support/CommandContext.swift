@@ -21,9 +21,7 @@ struct CommandContext {
     ///   would repeat them).
     static func load(_ options: GlobalOptions, label: String = "walletwatch", logLevel: Logger.Level = .critical) throws -> CommandContext {
         let config = try loadConfig(options)
-        // Longer than any ingest can hold its write transaction (see AppDatabase.open).
-        let storage = try Storage.open(path: config.database,
-                                       busyTimeoutSeconds: Storage.defaultBusyTimeoutSeconds + config.http.timeoutSeconds)
+        let storage = try Storage.open(path: config.database)
         let clock = try WallClock.fromEnvironment()
         var logger = Logger(label: label)
         logger.logLevel = LogSetup.configuredLevel ?? logLevel

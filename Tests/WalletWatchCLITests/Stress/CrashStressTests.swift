@@ -9,10 +9,11 @@ extension StressTests {
         static let movements = 100_000
 
         /// A wallet dedicated to a goal before a history of 100,000 movements arrives: the ingest
-        /// that brings it auto-allocates thousands of transactions in one write transaction.
-        /// Killed (SIGKILL) while that transaction runs, the database must be as before it; the
-        /// next ingest must then store every movement and leave exactly one history row per
-        /// auto-allocated transaction.
+        /// that brings it writes them in many short transactions that readers cannot see, then
+        /// auto-allocates thousands of them when it publishes the pass. Killed (SIGKILL) once it
+        /// has committed some of those writes, the database must read as before the pass; the
+        /// next ingest must then take the dead pass over, store every movement once and leave
+        /// exactly one history row per auto-allocated transaction.
         @Test("SIGKILL during a 100,000-movement ingest that auto-allocates, then a re-run: all or nothing, Rule 1 exactly once")
         func killDuringIngest() async throws {
             let folder = TemporaryDirectory("walletwatch-crash")
@@ -43,7 +44,7 @@ extension StressTests {
             let wal = database + "-wal"
             let walBefore = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
 
-            // Start the ingest and kill it once its write transaction has grown the WAL by 1 MiB.
+            // Start the ingest and kill it once its writes have grown the WAL by 1 MiB.
             let process = Process()
             process.executableURL = URL(fileURLWithPath: cli.binary)
             process.arguments = ["ingest"]
@@ -67,8 +68,10 @@ extension StressTests {
             #expect(killedMidWrite, "the ingest ended before its write could be interrupted; make the history longer")
             #expect(process.terminationReason == .uncaughtSignal)
 
-            // All or nothing: the killed transaction left no row behind.
+            // All or nothing: the killed pass had committed rows, which no reader sees.
             #expect(try await sqlite(database, "PRAGMA integrity_check") == "ok")
+            #expect(try await sqlite(database, "SELECT COUNT(*) FROM ingest_passes") == "1")
+            #expect(Int(try await sqlite(database, "SELECT COUNT(*) FROM ledger")) ?? 0 > 0, "the pass was killed after it had staged rows")
             #expect(try await sqlite(database, "SELECT COUNT(*) FROM transactions") == "0")
             #expect(try await sqlite(database, "SELECT COUNT(*) FROM allocation_history WHERE reason = 'rule1'") == "0")
 
@@ -78,6 +81,8 @@ extension StressTests {
             #expect(autoAllocated > 1000)
             #expect((rerun.object?["sources"] as? [[String: Any]])?.first?["new"] as? Int == Self.movements)
             #expect(try await sqlite(database, "SELECT COUNT(*) FROM transactions") == "\(Self.movements)")
+            #expect(try await sqlite(database, "SELECT COUNT(*) FROM ledger") == "\(Self.movements)", "the dead pass's rows were removed")
+            #expect(try await sqlite(database, "SELECT COUNT(*) FROM ingest_passes") == "0")
             #expect(try await sqlite(database, "SELECT COUNT(*) FROM allocation_history WHERE reason = 'rule1'") == "\(autoAllocated)")
             #expect(try await sqlite(database, "SELECT COUNT(*) FROM transactions WHERE rule1_applied_at IS NOT NULL") == "\(autoAllocated)")
             #expect(try await sqlite(database, "SELECT COUNT(*) FROM (SELECT txid FROM allocation_history WHERE reason = 'rule1' GROUP BY asset_id, txid HAVING COUNT(*) > 1)") == "0")

@@ -1,0 +1,103 @@
+import WalletWatchCore
+import WalletWatchNet
+
+/// Sends requests for one source and turns every failure into a ``SourceError``.
+struct SourceRequester: Sendable {
+    let source: String
+    let baseURL: String
+    let token: BearerToken?
+    let http: any HTTPClient
+
+    /// The full URL of a path under the source's base URL.
+    func url(_ path: String) -> String {
+        (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + path
+    }
+
+    func describe(_ path: String) -> String { "GET \(URLRedaction.redact(url(path)))" }
+
+    /// GETs `path` and decodes a 2xx body with `decode`.
+    func get<T>(_ path: String, timeout: Duration? = nil, decode: (inout JSONReader) throws -> T) async throws -> T {
+        let body = try await getBody(path, timeout: timeout)
+        return try decoded(path) { try JSONReader.read(body, decode) }
+    }
+
+    /// GETs `path` and returns a 2xx body.
+    func getBody(_ path: String, timeout: Duration? = nil) async throws -> [UInt8] {
+        let response: HTTPResponse
+        do {
+            response = try await http.send(HTTPRequest(url: url(path), headers: [HTTPHeader("Accept", "application/json")],
+                                                       bearerToken: token, timeout: timeout))
+        } catch let error as NetError {
+            throw failure(path, error.detail)
+        }
+        guard response.isSuccess else { throw statusFailure(path, response.head, body: response.body) }
+        return response.body
+    }
+
+    /// Streams the body of `path` into `consumer`.
+    func stream(_ path: String, maxResponseBytes: Int, into consumer: any HTTPBodyConsumer) async throws {
+        let head: HTTPResponseHead
+        do {
+            head = try await http.stream(
+                HTTPRequest(url: url(path), headers: [HTTPHeader("Accept", "application/json")], bearerToken: token,
+                            maxResponseBytes: maxResponseBytes),
+                into: consumer)
+        } catch let error as NetError {
+            throw failure(path, error.detail)
+        } catch let error as JSONReadError {
+            throw failure(path, error.description)
+        } catch let error as SourceError {
+            throw error
+        } catch {
+            throw failure(path, String(describing: error))
+        }
+        guard head.isSuccess else { throw statusFailure(path, head, body: head.errorBody) }
+    }
+
+    /// Runs a decoding step, turning its errors into a source error for `path`.
+    func decoded<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as JSONReadError {
+            throw failure(path, error.description)
+        }
+    }
+
+    func failure(_ path: String, _ problem: String) -> SourceError {
+        SourceError(source: source, request: describe(path), problem: redacted(problem))
+    }
+
+    /// An HTTP error status, with the server's own message when it sent one.
+    func statusFailure(_ path: String, _ head: HTTPResponseHead, body: [UInt8]) -> SourceError {
+        var problem = "HTTP \(head.status)"
+        switch head.status {
+        case 401, 403:
+            problem += token == nil ? " (access refused; walletwatch sends no credentials to this API, check the url)"
+                                    : " (the token was refused; check token_file or token_env)"
+        case 404: problem += " (not found; check the source's url)"
+        case 429: problem += " (rate limited\(head.header("Retry-After").map { ", retry after \($0) s" } ?? ""))"
+        default: break
+        }
+        if let message = Self.serverMessage(body) { problem += ": \(message)" }
+        return failure(path, problem)
+    }
+
+    /// The `message` of a JSON error body, on one line and at most 200 characters.
+    static func serverMessage(_ body: [UInt8]) -> String? {
+        guard !body.isEmpty else { return nil }
+        let message = try? JSONReader.read(body) { reader -> String? in
+            var message: String?
+            try reader.readObject { reader, key in
+                if key.is("message"), reader.peekKind() == .string { message = try reader.readString() } else { try reader.skipValue() }
+            }
+            return message
+        }
+        guard let text = message ?? nil else { return nil }
+        let oneLine = text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : String($0) }.joined()
+        return oneLine.count > 200 ? oneLine.prefix(200) + "…" : oneLine
+    }
+
+    /// A problem text with the token removed, in case a server echoed it back.
+    func redacted(_ text: String) -> String {
+        guard let token, !token.value.isEmpty else { return text }
+        return text.replacingOccurrences(of: token.value, with: "<redacted>")
+    }
+}

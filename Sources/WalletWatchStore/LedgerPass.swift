@@ -1,0 +1,305 @@
+import GRDB
+import WalletWatchCore
+
+/// One source's pass over its ledger (SPEC.md section 5), written without holding SQLite's
+/// write lock while anything else happens.
+///
+/// The caller has fetched and decoded what the source reports before the pass begins (see
+/// ``AppDatabase/claimPass(source:now:owner:)``, which makes the pass the only one of its
+/// source in every process). ``record(_:in:)`` compares each batch with what is stored through
+/// a read, and keeps only the changes; once enough have gathered they are staged in one short
+/// write, invisible to readers (Schema.version4). ``publish(startedAt:_:)`` then writes the
+/// rest, applies Rule 1, records the run and makes the whole pass visible, in one short
+/// transaction. A pass that fails is given up with ``abandon()``; one whose process dies is
+/// taken over by the next pass of its source. Either way readers only ever see the database as
+/// it was before the pass or as it is after it.
+public struct LedgerPass: Sendable {
+    let database: AppDatabase
+    /// The pass's row in `ingest_passes`.
+    let id: Int64
+    public let source: String
+    let owner: PassOwner
+    /// The time of the pass: `first_seen_at` and `last_updated` of what it writes.
+    public let now: Instant
+    /// Changes gathered before they are staged: enough for a write of a few tens of
+    /// milliseconds, few enough to keep memory small.
+    var stageThreshold = 4_096
+
+    private var assets: [AssetKind: PassAssetState] = [:]
+    private var inserts: [PendingInsert] = []
+    private var updates: [PendingUpdate] = []
+    private var counts = IngestCounts()
+    private var newlyConfirmed: [NewlyConfirmed] = []
+    /// The staging write in progress: it runs while the caller decodes and compares the next
+    /// batch, and is awaited before the next one starts (one writer, in order).
+    private var staging: Task<StagingOutcome, any Error>?
+
+    init(database: AppDatabase, id: Int64, source: String, owner: PassOwner, now: Instant) {
+        self.database = database
+        self.id = id
+        self.source = source
+        self.owner = owner
+        self.now = now
+    }
+
+    /// The source's asset of `kind`, which the config calls `name` (created, currency BTC, when
+    /// the pass publishes, or hidden until then if the pass stages before; renamed when the
+    /// config renamed it).
+    public mutating func asset(_ kind: AssetKind, named name: String) async throws -> PassAsset {
+        if assets[kind] == nil {
+            let (source, kind) = (source, kind)
+            assets[kind] = try await database.read { db -> PassAssetState in
+                guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM asset_rows WHERE source = ? AND kind = ?",
+                                                  arguments: [source, kind]) else {
+                    return PassAssetState(kind: kind, name: name, id: nil, hadRows: false, tracksRule1: false)
+                }
+                return PassAssetState(
+                    kind: kind, name: name, id: id,
+                    hadRows: try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM ledger WHERE asset_id = ?)", arguments: [id]) ?? false,
+                    tracksRule1: try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset_allocations WHERE asset_id = ?)",
+                                                   arguments: [id]) ?? false)
+            }
+        }
+        assets[kind]?.name = name
+        return PassAsset(kind: kind)
+    }
+
+    /// Compares `transactions` (one batch of what the source reports for `asset`) with what is
+    /// stored, and keeps what changed: new txids to insert, changed rows to update in place.
+    /// Unchanged rows are not written. May be called with successive batches of one report.
+    public mutating func record(_ transactions: [ObservedTransaction], in asset: PassAsset) async throws {
+        guard var state = assets[asset.kind] else { preconditionFailure("record(_:in:) before asset(_:named:)") }
+        try await state.loadPending(database)
+        let stored: [StoredTransaction?]
+        if let assetID = state.id, state.hadRows {
+            stored = try await database.read { db in
+                let statements = LedgerStatements(db)
+                return try transactions.map { try statements.lookup(assetID: assetID, txid: $0.txid) }
+            }
+        } else {
+            stored = Array(repeating: nil, count: transactions.count)
+        }
+        for (observed, row) in zip(transactions, stored) {
+            state.pendingNotReported?.remove(observed.txid)
+            guard let row else {
+                inserts.append(PendingInsert(kind: asset.kind, observed: observed))
+                continue
+            }
+            guard let change = row.change(to: observed) else { continue }
+            updates.append(PendingUpdate(kind: asset.kind, change: change))
+            counts.updated += 1
+            if change.becameConfirmed, state.tracksRule1, let assetID = state.id {
+                newlyConfirmed.append(NewlyConfirmed(assetID: assetID, txid: observed.txid, amount: observed.amount, date: change.date))
+            }
+        }
+        assets[asset.kind] = state
+        if inserts.count + updates.count >= stageThreshold { try await stage() }
+    }
+
+    /// The source reported all of `asset`'s unconfirmed transactions in this pass (sources
+    /// always do): those it no longer reports are marked failed when the pass publishes.
+    public mutating func markVanished(in asset: PassAsset) async throws {
+        try await assets[asset.kind]?.loadPending(database)
+        assets[asset.kind]?.marksVanished = true
+    }
+
+    /// Starts writing the gathered changes in one short transaction, invisible to readers until
+    /// the pass publishes, once the previous such write is done. The caller goes on meanwhile.
+    private mutating func stage() async throws {
+        try await finishStaging()
+        let (database, pass, owner, now, source) = (database, id, owner, now, source)
+        let (inserts, updates, assets) = (inserts, updates, assets)
+        self.inserts.removeAll(keepingCapacity: true)
+        self.updates.removeAll(keepingCapacity: true)
+        staging = Task { try await database.write { db -> StagingOutcome in
+            try AppDatabase.ensureOwned(db, pass: pass, owner: owner)
+            var outcome = StagingOutcome()
+            var ids = assets.compactMapValues(\.id)
+            for kind in Set(inserts.map(\.kind)) where ids[kind] == nil {
+                ids[kind] = try assets[kind]!.create(db, source: source, now: now, pass: pass)
+                outcome.created[kind] = ids[kind]
+            }
+            let statements = LedgerStatements(db)
+            for insert in inserts {
+                let assetID = ids[insert.kind]!
+                guard try statements.insert(insert.observed, assetID: assetID, now: now, pass: pass) else { continue }
+                outcome.record(insert, assetID: assetID, tracksRule1: assets[insert.kind]!.tracksRule1, now: now)
+            }
+            for update in updates {
+                try statements.stageUpdate(update.change, assetID: ids[update.kind]!, pass: pass)
+            }
+            return outcome
+        } }
+    }
+
+    /// Waits for the staging write in progress, and takes in what it did.
+    mutating func finishStaging() async throws {
+        guard let task = staging else { return }
+        staging = nil
+        let outcome = try await task.value
+        for (kind, id) in outcome.created { assets[kind]?.id = id }
+        counts.new += outcome.new
+        newlyConfirmed += outcome.newlyConfirmed
+    }
+
+    /// Writes what is left, applies the staged changes, marks vanished transactions failed,
+    /// lets `body` store the rest of the source's report (balances, VTXOs...), applies Rule 1 to
+    /// what became confirmed, records the run in `ingest_runs` and moves the change counter: one
+    /// transaction that makes the whole pass visible at once.
+    public consuming func publish(startedAt: Instant, _ body: @escaping @Sendable (inout PassPublication) throws -> Void) async throws -> IngestCounts {
+        try await finishStaging()
+        let (pass, owner, now, source) = (id, owner, now, source)
+        let (inserts, updates, assets, counts, newlyConfirmed) = (inserts, updates, assets, counts, newlyConfirmed)
+        return try await database.write { db in
+            // Deleting the claim first makes everything staged visible inside this transaction.
+            try db.execute(sql: "DELETE FROM ingest_passes WHERE id = ? AND owner_pid = ? AND owner_started = ?",
+                           arguments: [pass, owner.pid, owner.started])
+            guard db.changesCount == 1 else { throw StoreError.database("the ingest pass was taken over by another process; run it again") }
+            var counts = counts
+            var newlyConfirmed = newlyConfirmed
+            var ids: [AssetKind: Int64] = [:]
+            for (kind, state) in assets {
+                ids[kind] = try state.id.map { try state.rename(db, id: $0) } ?? state.create(db, source: source, now: now, pass: nil)
+            }
+            let statements = LedgerStatements(db)
+            var published = StagingOutcome()
+            for insert in inserts {
+                let assetID = ids[insert.kind]!
+                guard try statements.insert(insert.observed, assetID: assetID, now: now, pass: nil) else { continue }
+                published.record(insert, assetID: assetID, tracksRule1: assets[insert.kind]!.tracksRule1, now: now)
+            }
+            counts.new += published.new
+            newlyConfirmed += published.newlyConfirmed
+            try statements.applyStagedUpdates(pass: pass, now: now)
+            for update in updates { try statements.update(update.change, assetID: ids[update.kind]!, now: now) }
+            for (kind, state) in assets where state.marksVanished {
+                for txid in (state.pendingNotReported ?? []).sorted() {
+                    try db.execute(sql: "UPDATE ledger SET status = 'failed', last_updated = ? WHERE txid = ? AND asset_id = ?",
+                                   arguments: [now, txid, ids[kind]!])
+                    counts.dropped += 1
+                }
+            }
+            var publication = PassPublication(db: db, source: source, now: now)
+            try body(&publication)
+            counts.autoAllocated = try AppDatabase.applyRule1(db, to: newlyConfirmed, now: now)
+            try db.execute(sql: """
+                INSERT INTO ingest_runs (source, started_at, finished_at, ok, new, updated, dropped, auto_allocated, error)
+                VALUES (?, ?, ?, 1, ?, ?, ?, ?, NULL)
+                """, arguments: [source, startedAt, now, counts.new, counts.updated, counts.dropped, counts.autoAllocated])
+            try AppDatabase.bumpChangeCounter(db)
+            return counts
+        }
+    }
+
+    /// Gives the pass up after a failure: nothing it staged ever becomes visible, and its
+    /// source is free for the next pass. When even that fails (the disk is full, say), the pass
+    /// stays invisible and the next pass of its source takes it over.
+    public consuming func abandon() async throws {
+        _ = await staging?.result
+        try await database.abandon(pass: id)
+    }
+}
+
+/// One of the source's assets within a pass (a source has at most one asset of each kind).
+public struct PassAsset: Sendable, Hashable {
+    let kind: AssetKind
+}
+
+/// A transaction that became confirmed in the current pass (the input of Rule 1).
+struct NewlyConfirmed: Sendable {
+    let assetID: Int64
+    let txid: String
+    let amount: Int64
+    let date: Instant
+}
+
+extension NewlyConfirmed {
+    /// A transaction stored for the first time already confirmed.
+    init(_ insert: PendingInsert, assetID: Int64, now: Instant) {
+        let observed = insert.observed
+        self.init(assetID: assetID, txid: observed.txid, amount: observed.amount, date: observed.date ?? observed.estimatedDate ?? now)
+    }
+}
+
+/// What a pass knows about one asset of its source.
+struct PassAssetState: Sendable {
+    let kind: AssetKind
+    /// The name the config gives it.
+    var name: String
+    /// Nil until the asset exists (a source's first pass creates it).
+    var id: Int64?
+    /// False for an asset without any transaction before the pass: nothing needs looking up
+    /// (a first ingest is inserts only).
+    let hadRows: Bool
+    /// True when the asset has allocations, so that Rule 1 may apply to it; otherwise the
+    /// newly confirmed transactions need not be remembered at all.
+    let tracksRule1: Bool
+    /// Stored unconfirmed txids the source has not reported (yet) in this pass; read when the
+    /// pass first records or marks vanished rows (a pass that finds nothing changed never does).
+    var pendingNotReported: Set<String>?
+    var marksVanished = false
+
+    init(kind: AssetKind, name: String, id: Int64?, hadRows: Bool, tracksRule1: Bool) {
+        self.kind = kind
+        self.name = name
+        self.id = id
+        self.hadRows = hadRows
+        self.tracksRule1 = tracksRule1
+    }
+
+    /// Reads the asset's stored unconfirmed txids, once.
+    mutating func loadPending(_ database: AppDatabase) async throws {
+        guard pendingNotReported == nil else { return }
+        guard let id, hadRows else {
+            pendingNotReported = []
+            return
+        }
+        pendingNotReported = try await database.read { db in
+            try String.fetchSet(db, sql: "SELECT txid FROM ledger WHERE asset_id = ? AND status = 'pending'", arguments: [id])
+        }
+    }
+
+    /// Creates the asset (currency BTC), hidden until `pass` publishes, or visible when `pass` is nil.
+    func create(_ db: Database, source: String, now: Instant, pass: Int64?) throws -> Int64 {
+        do {
+            try AppDatabase.ensureNameIsFree(db, table: AssetRow.databaseTableName, name: name, what: "asset")
+        } catch {
+            throw Refusal("the asset name '\(name)' of source '\(source)' is already used by another asset; give the source another asset name in the config")
+        }
+        var asset = Asset(name: name, currency: .btc, kind: kind, source: source, createdAt: now)
+        try asset.insert(db, pass: pass)
+        return asset.id!
+    }
+
+    /// Gives the existing asset `id` the config's name when that changed.
+    func rename(_ db: Database, id: Int64) throws -> Int64 {
+        try AppDatabase.renameSourceAsset(db, id: id, to: name)
+        return id
+    }
+}
+
+/// A new txid to insert.
+struct PendingInsert: Sendable {
+    let kind: AssetKind
+    let observed: ObservedTransaction
+}
+
+/// A changed row to update.
+struct PendingUpdate: Sendable {
+    let kind: AssetKind
+    let change: TransactionChange
+}
+
+/// What one staging write did.
+private struct StagingOutcome: Sendable {
+    var created: [AssetKind: Int64] = [:]
+    var new = 0
+    var newlyConfirmed: [NewlyConfirmed] = []
+
+    mutating func record(_ insert: PendingInsert, assetID: Int64, tracksRule1: Bool, now: Instant) {
+        new += 1
+        if insert.observed.status == .confirmed && tracksRule1 {
+            newlyConfirmed.append(NewlyConfirmed(insert, assetID: assetID, now: now))
+        }
+    }
+}
