@@ -8,10 +8,14 @@
 public enum Rule1b {
     /// What a transaction paid to one reserved address, and whose it is.
     public struct Deposit: Hashable, Sendable {
+        /// The goal the address is reserved for.
         public let goalID: Int64
+        /// Whether that goal is still active.
         public let goalStatus: GoalStatus
+        /// What the transaction paid to the address, in sats.
         public let amount: Int64
 
+        /// A payment of `amount` to an address reserved for `goalID`.
         public init(goalID: Int64, goalStatus: GoalStatus, amount: Int64) {
             self.goalID = goalID
             self.goalStatus = goalStatus
@@ -21,9 +25,12 @@ public enum Rule1b {
 
     /// A goal's new target.
     public struct Decision: Hashable, Sendable {
+        /// The goal whose target rises.
         public let goalID: Int64
+        /// Its target on the asset after the deposit.
         public let newTarget: Int64
 
+        /// A goal's new target.
         public init(goalID: Int64, newTarget: Int64) {
             self.goalID = goalID
             self.newTarget = newTarget

@@ -67,8 +67,8 @@ extension AppDatabase {
                                 at: transaction.date, now: now, reason: .rule1b, txid: transaction.txid, keepZero: true)
             }
             guard !decisions.isEmpty else { continue }
-            try db.execute(sql: "UPDATE transactions SET rule1_applied_at = ? WHERE asset_id = ? AND txid = ?",
-                           arguments: [now, transaction.assetID, transaction.txid])
+            try db.execute(sql: "UPDATE ledger SET rule1_applied_at = ? WHERE txid = ? AND asset_id = ?",
+                           arguments: [now, transaction.txid, transaction.assetID])
             applied += 1
         }
         return applied

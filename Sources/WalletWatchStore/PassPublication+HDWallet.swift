@@ -3,7 +3,7 @@ import WalletWatchCore
 
 /// The writes of an HD wallet's pass besides its transactions, in its ingest transaction: its
 /// addresses, and the payments to reserved addresses that Rule 1b allocates.
-extension IngestSession {
+extension PassPublication {
     /// Makes the source's stored addresses exactly `addresses`: rows of addresses no longer
     /// watched (a listed address taken out of the config, a wallet whose keys changed) are
     /// deleted, and of the rest only those in `changed` are written.

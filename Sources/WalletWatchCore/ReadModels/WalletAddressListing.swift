@@ -5,6 +5,7 @@ public struct WalletAddressListing: Sendable, Hashable {
     /// The goal it is reserved for (`goal address`), if any.
     public let reservedFor: String?
 
+    /// An address and its reservation.
     public init(address: WalletAddress, reservedFor: String?) {
         self.address = address
         self.reservedFor = reservedFor

@@ -72,11 +72,14 @@ public struct WalletAddress: Sendable, Hashable {
 /// What one transaction paid to one of an HD wallet's addresses (Rule 1b looks at those paid
 /// to a goal's reserved address).
 public struct WalletReceipt: Sendable, Hashable {
+    /// The paying transaction.
     public let txid: String
+    /// The wallet's address it paid.
     public let address: String
     /// Sats, above zero.
     public let amount: Int64
 
+    /// What `txid` paid to `address`.
     public init(txid: String, address: String, amount: Int64) {
         self.txid = txid
         self.address = address

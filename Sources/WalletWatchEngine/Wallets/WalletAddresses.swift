@@ -19,6 +19,7 @@ public struct WalletAddresses: Sendable {
 
     /// What `asset addresses` shows.
     public struct Listing: Sendable {
+        /// The HD wallet's asset.
         public let asset: Asset
         /// Receive chain, change chain, listed, each by index; `--deep` finds join their chain.
         public let rows: [Row]
@@ -30,9 +31,13 @@ public struct WalletAddresses: Sendable {
 
     /// What `goal address` shows.
     public struct DepositAddress: Sendable, Hashable {
+        /// The goal's name.
         public let goal: String
+        /// The HD wallet's asset.
         public let asset: String
+        /// The reserved receive address.
         public let address: String
+        /// Its index on the receive chain.
         public let index: Int
         /// `bitcoin:ADDRESS?label=GOAL` (BIP21), the label percent-encoded.
         public let uri: String

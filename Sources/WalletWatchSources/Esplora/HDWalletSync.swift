@@ -21,6 +21,7 @@ public struct HDWalletSync: Sendable {
         /// The txids of the wallet's stored confirmed transactions.
         public var confirmedTxids: Set<String>
 
+        /// What earlier passes stored: the addresses and the confirmed txids.
         public init(addresses: [WalletAddress], confirmedTxids: Set<String>) {
             self.addresses = addresses
             self.confirmedTxids = confirmedTxids
