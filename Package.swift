@@ -99,8 +99,8 @@ let package = Package(
         // through the engine by a Hummingbird test server; the recordings are fixtures.
         .testTarget(
             name: "WalletWatchEngineTests",
-            dependencies: ["WalletWatchEngine", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport", grdb,
-                           hummingbird, logging, .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["WalletWatchEngine", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "WalletWatchBitcoin",
+                           "TestSupport", grdb, hummingbird, logging, .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "WalletWatchPresentationTests", dependencies: ["WalletWatchPresentation", "WalletWatchEngine", "WalletWatchCore"]),
