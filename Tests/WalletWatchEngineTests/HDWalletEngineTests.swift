@@ -84,4 +84,22 @@ struct HDWalletEngineTests {
         let cold = try #require(report.sources.first { $0.source.name == "cold" })
         #expect(!cold.fromCache && cold.onchain?.balance.confirmed == stored.reduce(0) { $0 + $1.activity.balance })
     }
+
+    @Test("an explorer that answers the same page again fails the pass, naming the request, and stores nothing")
+    func repeatedPage() async throws {
+        let world = try await Self.world()
+        // 27 more deposits to receive 0: its history is two pages long.
+        for _ in 0..<27 { try await world.simulator.hdDeposit(wallet: "w", index: 0, value: 10_000, height: 869_990) }
+        let address = try await world.simulator.hdAddress(wallet: "w", index: 0)
+        let hash = Script.esploraScripthash(try Address(address, network: .bitcoin).scriptPubKey)
+        let engine = world.engine(sources: [Self.source(world, wallet: try HDWallet(descriptors: [], xpub: Self.zpub, network: .bitcoin))])
+        let first = try await engine.http.send(HTTPRequest(url: world.simulator.esploraURL + "/scripthash/\(hash)/txs"))
+        try await world.simulator.addFault(.recorded(body: String(decoding: first.body, as: UTF8.self)),
+                                           at: "/esplora/scripthash/\(hash)/txs/chain/*")
+        let report = try #require(try await engine.ingestor.ingest().first)
+        #expect(!report.ok)
+        #expect(report.error?.contains("/scripthash/\(hash)/txs/chain/") == true && report.error?.contains("repeats") == true, "\(report.error ?? "")")
+        #expect(try await Self.rows(world).isEmpty)
+        #expect(try world.database.transactions().isEmpty)
+    }
 }

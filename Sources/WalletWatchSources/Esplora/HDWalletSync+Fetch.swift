@@ -26,7 +26,10 @@ extension HDWalletSync {
             let transactions: [EsploraTransaction]
             var requests: Int
             (transactions, requests) = try await history(hash, stopAtKnown: nil)
-            entry.activity = Self.activity(of: entry.address, in: transactions)
+            guard let activity = Self.activity(of: entry.address, in: transactions) else {
+                throw client.requester.failure("/scripthash/\(hash)/txs", "the history's sums go beyond any amount of bitcoin")
+            }
+            entry.activity = activity
             // Esplora lists at most 50 mempool transactions: past that only the stats count them all.
             if transactions.filter({ !$0.confirmed }).count >= EsploraClient.mempoolLimit {
                 let summary = try await client.summary(ofScripthash: hash)
@@ -66,11 +69,18 @@ extension HDWalletSync {
         var transactions: [EsploraTransaction] = []
         var requests = 0
         var lastSeen: String?
+        var seen = Set<String>()
         while true {
+            let path = "/scripthash/\(scripthash)/txs" + (lastSeen.map { "/chain/\($0)" } ?? "")
             let page = try await client.transactions(ofScripthash: scripthash, after: lastSeen)
             requests += 1
-            transactions += page
             let confirmed = page.filter(\.confirmed)
+            // An explorer that answers a page it already gave would be paged through forever.
+            guard confirmed.isEmpty || confirmed.contains(where: { !seen.contains($0.txid) }) else {
+                throw client.requester.failure(path, "the page after \(lastSeen ?? "the first") repeats transactions already listed")
+            }
+            seen.formUnion(confirmed.map(\.txid))
+            transactions += page
             if let last = confirmed.last { lastSeen = last.txid }
             if confirmed.count < EsploraClient.pageSize { break }
             if let known, confirmed.contains(where: { known.contains($0.txid) }) { break }
@@ -78,19 +88,26 @@ extension HDWalletSync {
         return (transactions, requests)
     }
 
-    /// An address's activity from its whole history.
-    static func activity(of address: String, in transactions: [EsploraTransaction]) -> AddressActivity {
+    /// An address's activity from its whole history; nil when its sums leave Int64 (no real
+    /// history comes near: each transaction moves at most 21 million BTC).
+    static func activity(of address: String, in transactions: [EsploraTransaction]) -> AddressActivity? {
         var activity = AddressActivity()
         for transaction in transactions {
+            // Each side of one transaction is at most 21 million BTC (checked when decoded).
             let received = transaction.outputs.reduce(Int64(0)) { $0 + ($1.address == address ? $1.value : 0) }
             let sent = transaction.inputs.reduce(Int64(0)) { $0 + ($1.address == address ? $1.value : 0) }
             if transaction.confirmed {
+                let funded = activity.funded.addingReportingOverflow(received)
+                let spent = activity.spent.addingReportingOverflow(sent)
+                guard !funded.overflow, !spent.overflow else { return nil }
                 activity.chainTxCount += 1
-                activity.funded += received
-                activity.spent += sent
+                activity.funded = funded.partialValue
+                activity.spent = spent.partialValue
             } else {
+                let delta = activity.mempoolDelta.addingReportingOverflow(received - sent)
+                guard !delta.overflow else { return nil }
                 activity.mempoolTxCount += 1
-                activity.mempoolDelta += received - sent
+                activity.mempoolDelta = delta.partialValue
             }
         }
         return activity

@@ -149,8 +149,17 @@ public struct HDWalletSync: Sendable {
 
     /// The wallet's balance from its addresses' activity.
     func balance(_ activities: [AddressActivity]) throws -> OnchainBalance {
-        let confirmed = activities.reduce(Int64(0)) { $0 + $1.balance }
-        let mempool = activities.reduce(Int64(0)) { $0 + $1.mempoolDelta }
+        // Each address's figures are at most 21 million BTC (checked when decoded); their sums
+        // must be too, which also keeps them from overflowing.
+        var confirmed: Int64 = 0
+        var mempool: Int64 = 0
+        for activity in activities {
+            confirmed += activity.balance
+            mempool += activity.mempoolDelta
+            guard confirmed.magnitude <= BitcoinSupply.maximumSats.magnitude, mempool.magnitude <= BitcoinSupply.maximumSats.magnitude else {
+                throw client.requester.failure("/scripthash", "the addresses' stats add up to more than the 21 million BTC that can exist")
+            }
+        }
         guard confirmed >= 0 else {
             throw client.requester.failure("/scripthash", "the addresses' chain stats add up to a negative balance (\(confirmed) sat)")
         }
