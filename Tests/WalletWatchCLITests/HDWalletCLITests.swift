@@ -237,6 +237,8 @@ struct HDWalletCLITests {
         #expect(try await cli.run("asset", "add", "Cash", "--currency", "BTC").status == 0)
         let refused = try await cli.run("goal", "address", "House", "--asset", "Cash")
         #expect(refused.status == 65 && refused.stderr.hasPrefix("error: ") && refused.stderr.contains("not an HD wallet"))
+        #expect(try await cli.run("asset", "addresses", "Cash").status == 65)
+        #expect(try await cli.run("asset", "addresses", "Nope").status == 65)
     }
 
     @Test("at most [http] concurrency requests are in flight")
