@@ -6,7 +6,7 @@ process. Nothing is asserted: the figures are the result.
 
 usage: bench.py BIN_DIR OUT_JSON [--quick] [--only PART,...]
   --quick  10,000 and 100,000 movements instead of 100,000 and 1,000,000 (a smoke run)
-  --only   run only these parts: ark, esplora, month, hd (default: all)
+  --only   run only these parts: ark, esplora, month, backfill, hd (default: all)
 
 The hd part compares walletwatch with the Bitcoin Dev Kit (bdkpython, run by scripts/bench_bdk.py
 in its own process; a bench-only dependency) on the same wallet and simulator.
@@ -25,7 +25,8 @@ import urllib.request
 
 BIN, OUT = sys.argv[1], sys.argv[2]
 QUICK = "--quick" in sys.argv[3:]
-ONLY = next((sys.argv[i + 1].split(",") for i in range(3, len(sys.argv) - 1) if sys.argv[i] == "--only"), ["ark", "esplora", "month", "hd"])
+ONLY = next((sys.argv[i + 1].split(",") for i in range(3, len(sys.argv) - 1) if sys.argv[i] == "--only"),
+            ["ark", "esplora", "month", "backfill", "hd"])
 HD_USED = 20 if QUICK else 200
 # BIP86's test vector account key (any xpub would do), as a wpkh wallet with change.
 HD_XPUB = "xpub6BgBgsespWvERF3LHQu6CnqdvfEvtMcQjYrcRzx53QJjSxarj2afYWcLteoGVky7D3UKDP9QyrLprQ3VCECoY49yfdDEHGCtMMj92pReUsQ"
@@ -122,6 +123,7 @@ class Probes:
 
     def __init__(self, database, folder, env, every=0.5):
         self.database, self.folder, self.env, self.every = database, folder, env, every
+        self.label = f"probe-{time.monotonic_ns()}"
         self.stop = threading.Event()
         self.lock_waits, self.tag_creates = [], []
         self.threads = [threading.Thread(target=self.lock_probe), threading.Thread(target=self.tag_probe)]
@@ -158,18 +160,20 @@ class Probes:
 
     def tag_probe(self):
         index = 0
-        while not self.stop.wait(self.every):
+        while not self.stop.is_set():
             if not os.path.exists(self.database):
+                time.sleep(0.01)
                 continue
             index += 1
             started = time.perf_counter()
-            result = subprocess.run([f"{BIN}/walletwatch", "tag", "create", f"probe-{threading.get_ident()}-{index}"],
+            result = subprocess.run([f"{BIN}/walletwatch", "tag", "create", f"{self.label}-{index}"],
                                     env={**os.environ, **self.env}, cwd=self.folder, capture_output=True)
             if result.returncode == 0:
                 self.tag_creates.append(time.perf_counter() - started)
             else:
                 self.tag_creates.append(float("nan"))
                 log(f"tag create failed beside the ingest: {result.stderr.decode()[-300:]}")
+            self.stop.wait(self.every)
 
     def figures(self):
         creates = [t for t in self.tag_creates if t == t]
@@ -232,8 +236,10 @@ def ark_ingest(count):
     probe_database = os.path.join(probe_folder, "walletwatch.sqlite")
     with Probes(probe_database, probe_folder, probe_env) as first_probes:
         walletwatch(probe_folder, probe_env, "ingest", "--json")
-    with Probes(probe_database, probe_folder, probe_env, every=0.05) as again_probes:
-        walletwatch(probe_folder, {**probe_env, "WALLETWATCH_NOW": "2026-11-21T12:10:00Z"}, "ingest", "--json")
+    # A no-change pass is short: five in a row, so that the probes meet each of its moments.
+    with Probes(probe_database, probe_folder, probe_env, every=0.02) as again_probes:
+        for index in range(5):
+            walletwatch(probe_folder, {**probe_env, "WALLETWATCH_NOW": f"2026-11-21T12:1{index}:00Z"}, "ingest", "--json")
 
     log(f"{count:,} movements: the floor, the sqlite3 CLI importing the same rows in one transaction into a plain table keyed by txid")
     rows_csv = os.path.join(work, f"rows{count}.csv")
@@ -298,6 +304,37 @@ def esplora_incremental():
     return {"transactions": ESPLORA_TXS, "first_sync_s": first_wall, "first_sync_new": first["new"], "first_sync_requests": first_requests,
             "first_sync_peak_kib": first_peak, "incremental_s": wall, "incremental_new": report["new"],
             "incremental_requests": len(requests), "incremental_request_paths": requests, "addresses": 1, "incremental_peak_kib": peak}
+
+
+def backfill():
+    """(g): rates backfill of five years of daily prices for two currencies (mempool, which answers
+    its whole history), then the same again: requests, wall time, rows written; and CoinGecko's
+    public API, which answers only the past 365 days (the rest is reported, not asked)."""
+    results = {}
+    sim, base = start_simulator("prices", {"now": NOW, "prices": {"USD": 65000, "EUR": 60000}})
+    since = "2021-11-22"  # five years (1,826 days) up to and including 2026-11-21
+    for provider, url in (("mempool", f"{base}/mempool/api"), ("coingecko", f"{base}/coingecko/api/v3")):
+        log(f"rates backfill from {provider}: {since} through {NOW[:10]}, USD and EUR")
+        folder = os.path.join(work, f"backfill-{provider}")
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "walletwatch.toml"), "w") as file:
+            file.write(f'database = "walletwatch.sqlite"\n[rates]\nprovider = "{provider}"\nurl = "{url}"\ncurrencies = ["USD", "EUR"]\n')
+        env = {"WALLETWATCH_CONFIG": os.path.join(folder, "walletwatch.toml"), "WALLETWATCH_NOW": NOW}
+        database = os.path.join(folder, "walletwatch.sqlite")
+        runs = []
+        for _ in range(2):
+            http("DELETE", f"{base}/control/requests")
+            before = int(sqlite(database, "SELECT COUNT(*) FROM rate_history")) if os.path.exists(database) else 0
+            wall, peak, out = walletwatch(folder, env, "rates", "backfill", "--since", since, "--json")
+            report = json.loads(out)
+            served = [r for r in json.loads(http("GET", f"{base}/control/requests")) if "historical-price" in r["path"] or "market_chart" in r["path"]]
+            rows = int(sqlite(database, "SELECT COUNT(*) FROM rate_history")) - before
+            runs.append({"s": wall, "peak_kib": peak, "requests": report["requests"], "requests_served": len(served), "rows_written": rows,
+                         "days_added": sum(p["days_added"] for p in report["pairs"]),
+                         "days_unavailable": sum(u["days"] for u in report.get("unavailable", []))})
+        results[provider] = {"first": runs[0], "second": runs[1]}
+    stop_simulator(sim)
+    return {"since": since, "until": NOW[:10], "currencies": ["USD", "EUR"], **results}
 
 
 def esplora_requests(base):
@@ -434,6 +471,14 @@ def table(results):
     lines.append(f"month status ({month['history_rows']:,} allocation-history rows): {month['large_transactions']:,} transactions "
                  f"{month['large_s'] * 1000:.0f} ms, {month['small_transactions']:,} transactions {month['small_s'] * 1000:.0f} ms, "
                  f"ratio {month['ratio']:.2f}x (target <= 2x); peak {mib(month['large_peak_kib'])} / {mib(month['small_peak_kib'])}")
+    prices = results["backfill"]
+    lines.append("")
+    lines.append(f"rates backfill, {prices['since']} through {prices['until']}, USD and EUR:")
+    lines.append(f"{'':<12}{'run':>8}{'requests':>10}{'time':>9}{'rows written':>14}{'days not available':>20}{'peak RSS':>10}")
+    for provider in ("mempool", "coingecko"):
+        for label in ("first", "second"):
+            run = prices[provider][label]
+            lines.append(f"{provider:<12}{label:>8}{run['requests']:>10}{run['s']:>8.2f}s{run['rows_written']:>14}{run['days_unavailable']:>20}{mib(run['peak_kib']):>10}")
     lines.append("")
     return "\n".join(lines)
 
@@ -448,11 +493,13 @@ def main():
             results["esplora"] = esplora_incremental()
         if "month" in ONLY:
             results["month"] = month_status()
+        if "backfill" in ONLY:
+            results["backfill"] = backfill()
         if "hd" in ONLY:
             results["hd"] = hd_wallets()
         with open(OUT, "w") as file:
             json.dump(results, file, indent=2)
-        if all(part in results for part in ("ark", "esplora", "month")):
+        if all(part in results for part in ("ark", "esplora", "month", "backfill")):
             print(table(results))
         if "hd" in results:
             print(hd_table(results["hd"]))

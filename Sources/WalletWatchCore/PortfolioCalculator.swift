@@ -58,6 +58,23 @@ public struct Pricer: Sendable {
         return quote.numerator * scale / quote.denominator
     }
 
+    /// Display-currency minor units for one minor unit of `currency` on the UTC day of
+    /// `instant` (SPEC.md section 17's `value_at_date`): the latest rate of that day at or
+    /// before `instant`, else the first one later that day; nil when the day has no rate (an
+    /// older one is not carried forward: a price from another day is not that day's value).
+    public func unitPrice(_ currency: Currency, onDayOf instant: Instant) -> Decimal? {
+        if currency == display { return 1 }
+        let day = instant.day
+        let endOfDay = Instant(millisecondsSinceEpoch: day.next.startInstant.millisecondsSinceEpoch - 1)
+        for moment in [instant, endOfDay] {
+            if let quote = history.quote(from: currency, to: display, at: moment), quote.asOf?.day == day {
+                let scale = Decimal(sign: .plus, exponent: display.exponent - currency.exponent, significand: 1)
+                return quote.numerator * scale / quote.denominator
+            }
+        }
+        return nil
+    }
+
     /// The missing price of `currency` at `instant`, for messages.
     func missing(_ currency: Currency, at instant: Instant) -> MissingPrice {
         MissingPrice(pair: CurrencyPair(base: currency, quote: display), instant: instant)

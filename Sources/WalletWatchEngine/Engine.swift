@@ -21,6 +21,8 @@ public struct Engine: Sendable {
     public let preferences: Preferences
     /// Exchange rates: stored, refreshed from the provider, imported.
     public let rates: RateBook
+    /// Daily price history from the provider (`rates backfill`, and the daemon each day).
+    public let backfill: RateBackfill
     /// One pass over the sources into the store.
     public let ingestor: Ingestor
     /// Balances from the store while fresh, else from the sources' balance endpoints.
@@ -62,9 +64,11 @@ public struct Engine: Sendable {
         let clients = SourceClients(http: http, secretFiles: secretFiles)
         preferences = Preferences(database: database, config: config)
         rates = RateBook(database: database, config: config, clock: clock, http: http, preferences: preferences, logger: logger)
+        backfill = RateBackfill(database: database, config: config, clock: clock, http: http, preferences: preferences, logger: logger)
+        let valuer = TransactionValuer(database: database, preferences: preferences)
         ingestor = Ingestor(database: database, config: config, clock: clock, clients: clients, logger: logger)
         balances = BalanceCache(database: database, config: config, clock: clock, clients: clients)
-        ledger = Ledger(database: database, clock: clock)
+        ledger = Ledger(database: database, clock: clock, valuer: valuer)
         tags = TagBook(database: database, clock: clock)
         goals = GoalBook(database: database, clock: clock, rates: rates)
         allocations = Allocations(database: database, clock: clock)
@@ -74,7 +78,7 @@ public struct Engine: Sendable {
         closeGoal = CloseGoal(database: database, clock: clock, month: month, rates: rates)
         reports = Reports(database: database, clock: clock, preferences: preferences, rates: rates, goals: goals)
         liveView = LiveView(database: database, config: config, clock: clock, preferences: preferences, month: month, reports: reports,
-                            logger: logger)
+                            valuer: valuer, logger: logger)
         activity = Activity(database: database, http: http)
     }
 }

@@ -28,6 +28,10 @@ extension CurlTransfer {
         options.set(CURLOPT_SSL_VERIFYPEER, 1)
         options.set(CURLOPT_SSL_VERIFYHOST, 2)
         options.set(CURLOPT_USERAGENT, limits.userAgent)
+        // libcurl hands a body over in pieces of this size (16 KiB by default): bigger pieces
+        // mean fewer calls into Swift, each taking a lock and feeding a hasher or a decoder,
+        // which made a 70 MB history cost twice what curl itself needs to receive it.
+        options.set(CURLOPT_BUFFERSIZE, 256 * 1024)
 
         for header in request.headers {
             headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")

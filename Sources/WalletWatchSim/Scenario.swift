@@ -37,7 +37,8 @@ public struct Scenario: Sendable, Codable {
     public var wallets: [WalletScenario]
     /// What Esplora serves.
     public var esplora: EsploraScenario
-    /// What the price APIs serve.
+    /// What the price APIs serve: today's prices, and the price on the reference day of the
+    /// daily history (``PriceSeries``) that the history endpoints serve.
     public var prices: PriceTable
 
     /// A scenario; every part defaults to empty (prices: ``PriceTable/defaultPrices``).

@@ -87,6 +87,7 @@ public final class Simulator: Sendable {
         BarkdRoutes(state: state).register(on: router)
         EsploraRoutes(state: state).register(on: router)
         PriceRoutes(state: state).register(on: router)
+        PriceHistoryRoutes(state: state).register(on: router)
         return router
     }
 
@@ -121,10 +122,11 @@ public final class Simulator: Sendable {
     /// The Esplora base URL (`.../esplora`), followed by `/address/...`, `/blocks/tip/height`.
     public var esploraURL: String { baseURL + "/esplora" }
 
-    /// The CoinGecko base URL (`.../coingecko/api/v3`), followed by `/simple/price`.
+    /// The CoinGecko base URL (`.../coingecko/api/v3`), followed by `/simple/price` or
+    /// `/coins/bitcoin/market_chart/range`.
     public var coingeckoURL: String { baseURL + "/coingecko/api/v3" }
 
-    /// The mempool.space base URL (`.../mempool/api`), followed by `/v1/prices`.
+    /// The mempool.space base URL (`.../mempool/api`), followed by `/v1/prices` or `/v1/historical-price`.
     public var mempoolURL: String { baseURL + "/mempool/api" }
 
     /// The control API's base URL (`.../control`).

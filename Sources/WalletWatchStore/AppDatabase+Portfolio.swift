@@ -30,10 +30,21 @@ extension AppDatabase {
         try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM rate_history") ?? 0 }
     }
 
-    static func rateHistory(_ db: Database, currencies: Set<Currency>) throws -> [ExchangeRate] {
+    /// The rate history between `currencies`; with a `window`, only what a lookup within it
+    /// can need (the rows in it, and each pair's last row at or before its start).
+    static func rateHistory(_ db: Database, currencies: Set<Currency>, window: (from: Instant, through: Instant)? = nil) throws -> [ExchangeRate] {
         guard !currencies.isEmpty else { return [] }
         let codes = currencies.map(\.code)
         let marks = Array(repeating: "?", count: codes.count).joined(separator: ",")
+        var span = ""
+        var arguments = StatementArguments(codes + codes)
+        if let window {
+            span = """
+                 AND fetched_at <= ? AND fetched_at >= COALESCE((SELECT MAX(fetched_at) FROM rate_history p
+                     WHERE p.base = h.base AND p.quote = h.quote AND p.fetched_at <= ?), ?)
+                """
+            arguments += [window.through, window.from, window.from]
+        }
         // A run of equal rates of a pair (a static provider, a quiet market) keeps its first and
         // its last row: the first says since when the rate holds, the last how fresh it is,
         // which decides between a pair and its inverse (`RateHistory`). The rows between add
@@ -42,9 +53,9 @@ extension AppDatabase {
         var previous: (base: String, quote: String, rate: String)?
         var runHasTail = false
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT base, quote, rate, fetched_at, provider FROM rate_history WHERE base IN (\(marks)) AND quote IN (\(marks))
+            SELECT base, quote, rate, fetched_at, provider FROM rate_history h WHERE base IN (\(marks)) AND quote IN (\(marks))\(span)
             ORDER BY base, quote, fetched_at, id
-            """, arguments: StatementArguments(codes + codes))
+            """, arguments: arguments)
         while let row = try rows.next() {
             let base: String = row["base"], quote: String = row["quote"], text: String = row["rate"]
             let repeats = previous.map { $0 == (base, quote, text) } ?? false

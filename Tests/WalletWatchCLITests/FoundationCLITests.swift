@@ -27,7 +27,10 @@ struct FoundationCLITests {
         #expect(rows[0]["asset"] as? String == "Cash")
         #expect(rows[0]["direction"] as? String == "incoming")
         #expect(rows[0]["date"] as? String == "2026-11-02T10:00:00.000Z")
-        #expect(Set(rows[0].keys) == ["txid", "asset", "amount", "currency", "type", "status", "direction", "date", "tags"])
+        #expect(Set(rows[0].keys) == ["txid", "asset", "amount", "currency", "type", "status", "direction", "date", "tags",
+                                      "value_at_date", "value_currency"])
+        // Valued in the display currency (USD, the asset's own): the amount itself.
+        #expect(rows[0]["value_at_date"] as? Int == 25050 && rows[0]["value_currency"] as? String == "USD")
 
         let future = try await cli.run("tx", "add", "Cash", "5", "--date", "2026-12-01T00:00:00Z")
         #expect(future.status == 65)

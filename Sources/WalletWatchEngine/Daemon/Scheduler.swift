@@ -6,18 +6,40 @@ import WalletWatchSources
 /// The daemon's work (`walletwatch run`): each source ingested on its interval, with jitter,
 /// backing off after failures (2, 4, then 8 intervals; back to 1 after a success); barkd's
 /// long poll wakes its source at once when a movement is created or updated; rates refreshed
-/// on their own interval.
+/// on their own interval; the daily price history backfilled at start and topped up on each
+/// new UTC day (a failure is logged and retried later, never fatal).
 ///
 /// Graceful shutdown (SIGINT/SIGTERM) stops new work and wakes every waiting loop; an ingest
-/// already running finishes its write transaction (or, cut off, rolls it back): the database
-/// is never left half-written.
+/// already running finishes its pass (or, cut off, gives it up and leaves nothing of it): the
+/// database is never left half-written.
 public struct Scheduler: Service {
     let engine: Engine
+    let backfillTiming: BackfillTiming
     let onReport: @Sendable (IngestReport) -> Void
 
+    /// When the daemon looks for a new day to backfill, and how long it waits after a failure.
+    public struct BackfillTiming: Sendable {
+        /// How often the ledger's span is checked for a new UTC day or an older transaction (a
+        /// cheap read).
+        public var check: Duration
+        /// The first wait after a failed backfill; it doubles with each failure in a row, up
+        /// to `maxRetry`.
+        public var retry: Duration
+        public var maxRetry: Duration
+
+        public init(check: Duration = .seconds(60), retry: Duration = .seconds(300), maxRetry: Duration = .seconds(6 * 3600)) {
+            self.check = check
+            self.retry = retry
+            self.maxRetry = maxRetry
+        }
+    }
+
+    /// - parameter backfillTiming: when the price history is topped up and retried (tests
+    ///   shorten it).
     /// - parameter onReport: called after every ingest (for metrics and tests).
-    public init(engine: Engine, onReport: @escaping @Sendable (IngestReport) -> Void = { _ in }) {
+    public init(engine: Engine, backfillTiming: BackfillTiming = BackfillTiming(), onReport: @escaping @Sendable (IngestReport) -> Void = { _ in }) {
         self.engine = engine
+        self.backfillTiming = backfillTiming
         self.onReport = onReport
     }
 
@@ -30,6 +52,7 @@ public struct Scheduler: Service {
         let sources = engine.config.sources
         let wakeups = Dictionary(uniqueKeysWithValues: sources.map { ($0.name, Wakeup()) })
         let rateWakeup = Wakeup()
+        let backfillWakeup = Wakeup()
         engine.logger.info("daemon started", metadata: ["sources": "\(sources.map(\.name).joined(separator: ","))"])
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
@@ -41,6 +64,7 @@ public struct Scheduler: Service {
                     }
                 }
                 group.addTask { await rateLoop(rateWakeup) }
+                group.addTask { await backfillLoop(backfillWakeup) }
                 // The daemon lasts until it is told to stop, even with nothing to schedule (no
                 // sources, static rates): `serve` must keep its web view up for manual assets.
                 group.addTask { try? await gracefulShutdown() }
@@ -50,6 +74,7 @@ public struct Scheduler: Service {
             Task {
                 for wakeup in wakeups.values { await wakeup.fire() }
                 await rateWakeup.fire()
+                await backfillWakeup.fire()
             }
         }
         engine.logger.info("daemon stopped")
@@ -117,6 +142,40 @@ public struct Scheduler: Service {
             // Static rates never change: stored once at start.
             if engine.config.rates.provider == .static { break }
             await wakeup.wait(for: .seconds(engine.config.rates.maxAgeSeconds))
+        }
+    }
+
+    /// The price history: backfilled as soon as the ledger has a transaction, then again
+    /// whenever its span (first transaction's day through today) grows: a new UTC day, or an
+    /// older transaction found. A failed backfill is logged and tried again after a pause that
+    /// doubles with each failure in a row; the days it stored are kept.
+    private func backfillLoop(_ wakeup: Wakeup) async {
+        guard engine.config.rates.provider != .static else { return }
+        var done: ClosedRange<Day>?
+        var failures = 0
+        while !stopping {
+            var pause = backfillTiming.check
+            if let span = try? engine.backfill.span(), span != done {
+                do {
+                    let result = try await engine.backfill.run(since: span.lowerBound)
+                    done = span
+                    failures = 0
+                    engine.logger.info("rates backfilled", metadata: [
+                        "provider": "\(result.provider)", "requests": "\(result.requests)",
+                        "days_added": "\(result.pairs.reduce(0) { $0 + $1.daysAdded })",
+                    ])
+                    for warning in result.warnings { engine.logger.warning("\(warning)") }
+                } catch {
+                    failures += 1
+                    pause = min(backfillTiming.maxRetry, backfillTiming.retry * (1 << min(failures - 1, 16)))
+                    engine.logger.warning("rates backfill failed; retrying later", metadata: [
+                        "error": "\((error as? any Classified)?.description ?? "\(error)")", "failures": "\(failures)",
+                        "retry_in_s": "\(pause.components.seconds)",
+                    ])
+                }
+            }
+            guard !stopping else { break }
+            await wakeup.wait(for: pause)
         }
     }
 

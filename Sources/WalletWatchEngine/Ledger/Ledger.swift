@@ -6,10 +6,12 @@ import WalletWatchStore
 public struct Ledger: Sendable {
     let database: AppDatabase
     let clock: WallClock
+    let valuer: TransactionValuer
 
-    init(database: AppDatabase, clock: WallClock) {
+    init(database: AppDatabase, clock: WallClock, valuer: TransactionValuer) {
         self.database = database
         self.clock = clock
+        self.valuer = valuer
     }
 
     /// Creates a manual asset.
@@ -37,14 +39,16 @@ public struct Ledger: Sendable {
         try database.deleteManualTransaction(txid: txid, now: clock.now)
     }
 
-    /// Transactions as `tx list` filters them, newest first.
+    /// Transactions as `tx list` filters them, newest first, each with its value in the
+    /// display currency at its date.
     public func transactions(_ filter: TransactionFilter = TransactionFilter()) throws -> [TransactionListing] {
-        try database.transactions(filter)
+        try valuer.valued(database.transactions(filter))
     }
 
-    /// The transactions with `txid` (one per asset that has it: a transfer between two watched wallets).
+    /// The transactions with `txid` (one per asset that has it: a transfer between two watched
+    /// wallets), each with its value in the display currency at its date.
     public func transactions(txid: String) throws -> [TransactionListing] {
-        try database.transactions(txid: txid)
+        try valuer.valued(database.transactions(txid: txid))
     }
 
     /// Every asset with its balance and targets.

@@ -16,6 +16,7 @@ public struct Dashboard: Sendable {
     public let status: MonthStatus
     public let assets: [AssetOverview]
     public let sources: [SourceLine]
+    /// The latest transactions, each with its value in the display currency at its date.
     public let latest: [TransactionListing]
     public let timeZone: String
     /// The portfolio figures (the views draw its charts: value over time, goals' funded values

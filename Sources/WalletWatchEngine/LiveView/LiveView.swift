@@ -10,16 +10,18 @@ public struct LiveView: Sendable {
     let preferences: Preferences
     let month: MonthService
     let reports: Reports
+    let valuer: TransactionValuer
     let logger: Logger
 
     init(database: AppDatabase, config: AppConfig, clock: WallClock, preferences: Preferences, month: MonthService, reports: Reports,
-         logger: Logger) {
+         valuer: TransactionValuer, logger: Logger) {
         self.database = database
         self.config = config
         self.clock = clock
         self.preferences = preferences
         self.month = month
         self.reports = reports
+        self.valuer = valuer
         self.logger = logger
     }
 
@@ -38,7 +40,7 @@ public struct LiveView: Sendable {
         return Dashboard(
             now: clock.now, status: status, assets: try database.assetOverviews(),
             sources: config.sources.map { Dashboard.SourceLine(name: $0.name, kind: $0.kind, lastRun: runs[$0.name]) },
-            latest: try database.transactions(TransactionFilter(limit: Dashboard.latestCount)),
+            latest: try valuer.valued(database.transactions(TransactionFilter(limit: Dashboard.latestCount))),
             timeZone: preferences.displayTimeZone.identifier, portfolio: portfolio)
     }
 

@@ -3,7 +3,9 @@ import WalletWatchEngine
 
 /// The JSON shape of a transaction (CLI.md: `tx list`, `tx show`, `/api/v1/transactions`).
 public enum TransactionDocument {
-    /// The fields of `tx list`; `detailed` adds the fields `tx show` prints.
+    /// The fields of `tx list`; `detailed` adds the fields `tx show` prints. A valued listing
+    /// also carries `value_at_date` (minor units of `value_currency`, the display currency;
+    /// null without a rate at its date) and `value_currency`.
     public static func json(_ listing: TransactionListing, detailed: Bool = false) -> JSONValue {
         let tx = listing.transaction
         var members: [JSONValue.Member] = [
@@ -17,6 +19,9 @@ public enum TransactionDocument {
             .init("date", .string(tx.date.iso8601)),
             .init("tags", .array(listing.tags.map(JSONValue.string))),
         ]
+        if let value = listing.value {
+            members += [.init("value_at_date", .int(value.amount)), .init("value_currency", .string(value.currency.code))]
+        }
         if detailed {
             members += [
                 .init("fee", .int(tx.fee)),

@@ -73,6 +73,8 @@ struct DashboardView {
         let date: String
         let asset: String
         let amount: String
+        /// The value in the display currency at its date ("no rate" without one).
+        let value: String
         let outgoing: Bool
         let status: String
         let tags: [String]
@@ -152,6 +154,7 @@ struct DashboardView {
         transactions = dashboard.latest.map { listing in
             let tx = listing.transaction
             return TransactionRow(date: DisplayFormat.time(tx.date, zone), asset: listing.assetName, amount: listing.money.description,
+                                  value: listing.value.map { $0.money.map { DisplayFormat.money($0.minorUnits, $0.currency) } ?? "no rate" } ?? "",
                                   outgoing: tx.amount < 0, status: tx.status.rawValue, tags: listing.tags)
         }
     }

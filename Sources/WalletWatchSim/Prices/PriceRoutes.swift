@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 
 /// The two price APIs walletwatch can use: CoinGecko's `/api/v3/simple/price` (under
-/// `/coingecko`) and mempool.space's `/api/v1/prices` (under `/mempool`).
+/// `/coingecko`) and mempool.space's `/api/v1/prices` (under `/mempool`). Their history
+/// endpoints are ``PriceHistoryRoutes``.
 struct PriceRoutes {
     let state: SimulatorState
 

@@ -13,14 +13,17 @@ struct RatesCommand: AsyncParsableCommand {
             are refreshed before use when the provider answers, and used marked stale when it
             does not. A missing rate is never taken as zero.
 
-            `walletwatch rates import FILE` adds older daily prices to the rate history.
+            `walletwatch rates backfill` fetches one price per day from the provider into the
+            rate history (portfolio figures and values at transaction dates need them);
+            `walletwatch rates import FILE` adds daily prices from a CSV file.
 
             Examples:
               walletwatch rates
               walletwatch rates --refresh --json
+              walletwatch rates backfill
               walletwatch rates import btc-usd-daily.csv
             """,
-        subcommands: [Import.self])
+        subcommands: [Import.self, Backfill.self])
 
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Ask the provider now.") var refresh = false

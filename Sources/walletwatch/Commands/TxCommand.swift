@@ -197,6 +197,9 @@ struct TxCommand: AsyncParsableCommand {
                 Output.line("txid        \(tx.txid)")
                 Output.line("asset       \(listing.assetName)")
                 Output.line("amount      \(listing.money) (\(tx.direction.rawValue))")
+                if let value = listing.value {
+                    Output.line("value       \(TransactionTable.valueText(listing)) at its date")
+                }
                 Output.line("type        \(tx.type.rawValue)")
                 Output.line("status      \(tx.status.rawValue)")
                 Output.line("date        \(Display.timeWithSeconds(tx.date, zone))")
@@ -229,13 +232,19 @@ enum AmountArgument {
 /// The transaction table of `tx list` (and the views' latest transactions).
 enum TransactionTable {
     static func render(_ listings: [TransactionListing], zone: TimeZone) -> [String] {
-        var table = TextTable([.init("DATE"), .init("ASSET"), .init("AMOUNT", .right), .init("STATUS"),
+        var table = TextTable([.init("DATE"), .init("ASSET"), .init("AMOUNT", .right), .init("VALUE", .right), .init("STATUS"),
                                .init("TYPE"), .init("TXID"), .init("TAGS")])
         for listing in listings {
             let tx = listing.transaction
-            table.add([Display.time(tx.date, zone), listing.assetName, listing.money.description, tx.status.rawValue,
+            table.add([Display.time(tx.date, zone), listing.assetName, listing.money.description, valueText(listing), tx.status.rawValue,
                        tx.type.rawValue, tx.txid, listing.tags.joined(separator: ", ")])
         }
         return table.render()
+    }
+
+    /// The value in the display currency at the transaction's date, "no rate" without one.
+    static func valueText(_ listing: TransactionListing) -> String {
+        guard let value = listing.value else { return "" }
+        return value.money?.description ?? "no rate"
     }
 }
