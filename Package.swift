@@ -58,7 +58,8 @@ let package = Package(
         // Crypto: the SHA-256 digest that proves a completed month unchanged (`walletwatch check`).
         .target(name: "WalletWatchStore", dependencies: ["WalletWatchCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift"), "CSQLiteTuning", crypto]),
         .target(name: "WalletWatchNet", dependencies: ["CCurl", logging]),
-        .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchNet"]),
+        // Bitcoin: an HD wallet's derived scripts and Esplora's scripthash keys.
+        .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchNet"]),
         .target(
             name: "WalletWatchEngine",
             // Crypto: SHA-256 of a downloaded barkd history, to recognise an unchanged one.
@@ -71,7 +72,8 @@ let package = Package(
         // the store, so a layer crossing does not compile. Crypto: the HMAC that turns the web
         // token into the browser's session cookie.
         .target(name: "WalletWatchWeb", dependencies: ["WalletWatchPresentation", "WalletWatchEngine", "WalletWatchCore", hummingbird, prometheus, logging, crypto]),
-        .target(name: "WalletWatchSim", dependencies: ["WalletWatchCore", hummingbird, lifecycle, logging]),
+        // Bitcoin: HD scenarios derive their addresses, and transactions carry real scripts and txids.
+        .target(name: "WalletWatchSim", dependencies: ["WalletWatchCore", "WalletWatchBitcoin", hummingbird, lifecycle, logging]),
         .executableTarget(
             name: "walletwatch",
             dependencies: ["WalletWatchPresentation", "WalletWatchEngine", "WalletWatchCore", "WalletWatchNet",
@@ -93,13 +95,13 @@ let package = Package(
         .testTarget(name: "WalletWatchNetTests", dependencies: ["WalletWatchNet", "TestSupport", hummingbird, logging]),
         .testTarget(name: "WalletWatchSourcesTests", dependencies: ["WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport"]),
         // barkd's public OpenAPI document is a fixture: the simulator's responses are validated against it.
-        .testTarget(name: "WalletWatchSimTests", dependencies: ["WalletWatchSim", "walletwatch-sim", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "WalletWatchSimTests", dependencies: ["WalletWatchSim", "walletwatch-sim", "WalletWatchBitcoin", "TestSupport"], exclude: ["Fixtures"]),
         // Data recorded by others (Esplora transactions, barkd's OpenAPI documents) is replayed
         // through the engine by a Hummingbird test server; the recordings are fixtures.
         .testTarget(
             name: "WalletWatchEngineTests",
-            dependencies: ["WalletWatchEngine", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport", grdb,
-                           hummingbird, logging, .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["WalletWatchEngine", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "WalletWatchBitcoin",
+                           "TestSupport", grdb, hummingbird, logging, .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "WalletWatchPresentationTests", dependencies: ["WalletWatchPresentation", "WalletWatchEngine", "WalletWatchCore"]),

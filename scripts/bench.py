@@ -4,8 +4,12 @@ machine, printed as a table and as JSON. Times are wall-clock seconds of whole p
 median of several runs where a run is cheap); peak memory is the kernel's ru_maxrss of the
 process. Nothing is asserted: the figures are the result.
 
-usage: bench.py BIN_DIR OUT_JSON [--quick]
+usage: bench.py BIN_DIR OUT_JSON [--quick] [--only PART,...]
   --quick  10,000 and 100,000 movements instead of 100,000 and 1,000,000 (a smoke run)
+  --only   run only these parts: ark, esplora, month, backfill, hd (default: all)
+
+The hd part compares walletwatch with the Bitcoin Dev Kit (bdkpython, run by scripts/bench_bdk.py
+in its own process; a bench-only dependency) on the same wallet and simulator.
 """
 import json
 import os
@@ -21,6 +25,12 @@ import urllib.request
 
 BIN, OUT = sys.argv[1], sys.argv[2]
 QUICK = "--quick" in sys.argv[3:]
+ONLY = next((sys.argv[i + 1].split(",") for i in range(3, len(sys.argv) - 1) if sys.argv[i] == "--only"),
+            ["ark", "esplora", "month", "backfill", "hd"])
+HD_USED = 20 if QUICK else 200
+# BIP86's test vector account key (any xpub would do), as a wpkh wallet with change.
+HD_XPUB = "xpub6BgBgsespWvERF3LHQu6CnqdvfEvtMcQjYrcRzx53QJjSxarj2afYWcLteoGVky7D3UKDP9QyrLprQ3VCECoY49yfdDEHGCtMMj92pReUsQ"
+PYTHON = os.environ.get("WALLETWATCH_BENCH_PYTHON", sys.executable)
 SIZES = [10_000, 100_000] if QUICK else [100_000, 1_000_000]
 MONTH_SIZES = (1_000, 100_000 if QUICK else 1_000_000)
 HISTORY_ROWS = 10_000
@@ -327,6 +337,80 @@ def backfill():
     return {"since": since, "until": NOW[:10], "currencies": ["USD", "EUR"], **results}
 
 
+def esplora_requests(base):
+    return [r for r in json.loads(http("GET", f"{base}/control/requests")) if r["path"].startswith("/esplora/")]
+
+
+def hd_wallets():
+    """An HD wallet with HD_USED used addresses on each chain: walletwatch's first sync and a
+    no-change pass against BDK's full_scan and sync of the same descriptor, same simulator."""
+    descriptor = f"wpkh({HD_XPUB}/<0;1>/*)"
+    log(f"HD wallet: {HD_USED} used addresses on each chain")
+    sim, base = start_simulator("hd", {"esplora": {"hd_wallets": [{
+        "name": "bench", "descriptors": [descriptor], "receive": list(range(HD_USED)), "change": list(range(HD_USED)), "seed": 84}]}})
+    sources = f'[[sources]]\nname = "hodl"\nkind = "esplora"\nurl = "{base}/esplora"\nasset = "HD wallet"\ndescriptors = ["{descriptor}"]\n'
+    runs = 1 if QUICK else 3
+    first, quiet = [], []
+    for index in range(runs):
+        log(f"HD wallet: walletwatch first sync and no-change pass, run {index + 1} of {runs}")
+        folder = os.path.join(work, f"hd{index}")
+        env = write_config(folder, sources + "[http]\nconcurrency = 4\n")
+        http("DELETE", f"{base}/control/requests")
+        wall, peak, out = walletwatch(folder, env, "ingest", "--json")
+        report = json.loads(out)["sources"][0]
+        assert report["ok"], report
+        first.append({"s": wall, "peak_kib": peak, "requests": len(esplora_requests(base)), "new": report["new"]})
+        http("DELETE", f"{base}/control/requests")
+        wall, peak, out = walletwatch(folder, {**env, "WALLETWATCH_NOW": "2026-11-21T12:05:00Z"}, "ingest", "--json")
+        report = json.loads(out)["sources"][0]
+        quiet.append({"s": wall, "peak_kib": peak, "requests": len(esplora_requests(base)),
+                      "changed": report["new"] + report["updated"] + report["dropped"]})
+    asset = json.loads(walletwatch(folder, env, "asset", "show", "HD wallet", "--json")[2])
+    transactions = len(json.loads(walletwatch(folder, env, "tx", "list", "--asset", "HD wallet", "--json")[2]))
+    bdk = []
+    for index in range(runs):
+        log(f"HD wallet: BDK full_scan and sync, run {index + 1} of {runs}")
+        _, _, out = measured([PYTHON, os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_bdk.py"), base,
+                              f"wpkh({HD_XPUB}/0/*)", f"wpkh({HD_XPUB}/1/*)", "20", "4"])
+        bdk.append(json.loads(out))
+    stop_simulator(sim)
+    pick = lambda runs, key: median([run[key] for run in runs])
+    return {
+        "used_per_chain": HD_USED, "descriptor": descriptor, "gap_limit": 20, "concurrency": 4, "bdkpython": bdk[0]["bdkpython"],
+        "walletwatch": {"first_s": pick(first, "s"), "first_requests": first[0]["requests"], "first_new": first[0]["new"],
+                        "first_peak_kib": max(run["peak_kib"] for run in first),
+                        "quiet_s": pick(quiet, "s"), "quiet_requests": quiet[0]["requests"], "quiet_changed": quiet[0]["changed"],
+                        "confirmed": asset["balance"], "pending": asset["pending"], "transactions": transactions,
+                        "first_runs_s": [run["s"] for run in first], "quiet_runs_s": [run["s"] for run in quiet]},
+        "bdk": {"full_scan_s": pick(bdk, "full_scan_s"), "full_scan_requests": bdk[0]["full_scan_requests"],
+                "full_scan_block_requests": bdk[0]["full_scan_block_requests"],
+                "sync_s": pick(bdk, "sync_s"), "sync_requests": bdk[0]["sync_requests"],
+                "confirmed": bdk[0]["confirmed"], "pending": bdk[0]["pending"], "transactions": bdk[0]["transactions"],
+                "revealed": bdk[0]["revealed"],
+                "full_scan_runs_s": [run["full_scan_s"] for run in bdk], "sync_runs_s": [run["sync_s"] for run in bdk]},
+    }
+
+
+def hd_table(hd):
+    ww, bdk = hd["walletwatch"], hd["bdk"]
+    lines = ["", f"HD wallet, {hd['used_per_chain']} used addresses on each chain ({hd['descriptor'][:12]}...), gap limit "
+             f"{hd['gap_limit']}, {hd['concurrency']} requests in flight; BDK {hd['bdkpython']}",
+             f"{'':<36}{'walletwatch':>24}{'BDK (bdkpython)':>24}",
+             f"{'first sync: requests':<36}{ww['first_requests']:>24}{bdk['full_scan_requests']:>24}",
+             f"{'first sync: wall time':<36}{ww['first_s']:>23.2f}s{bdk['full_scan_s']:>23.2f}s",
+             f"{'no-change pass: requests':<36}{ww['quiet_requests']:>24}{bdk['sync_requests']:>24}",
+             f"{'no-change pass: wall time':<36}{ww['quiet_s']:>23.2f}s{bdk['sync_s']:>23.2f}s",
+             f"{'balance (confirmed sats)':<36}{ww['confirmed']:>24}{bdk['confirmed']:>24}",
+             f"{'transactions':<36}{ww['transactions']:>24}{bdk['transactions']:>24}",
+             f"walletwatch: first sync = ingest of an empty database, no-change pass = the next ingest; times are whole processes "
+             f"(start, config, database, requests, write). BDK: full_scan then sync (revealed addresses, {bdk['revealed']} on "
+             f"receive/change) of one in-memory wallet; times are the calls alone. BDK's full scan includes "
+             f"{bdk['full_scan_block_requests']} block requests (/blocks, /block-height/N) for its checkpoints; its sync asks only "
+             f"the revealed addresses, none past them, while walletwatch's pass also asks the {2 * hd['gap_limit']} unused addresses "
+             f"of its window (a deposit to any of them is found)."]
+    return "\n".join(lines)
+
+
 def month_status():
     """(f): month status with 1,000,000 transactions and 10,000 history rows against 1,000."""
     results = {}
@@ -403,13 +487,22 @@ def main():
     try:
         load = open("/proc/loadavg").read().split()[0]
         results = {"machine": {"cores": os.cpu_count(), "load_before": load, "quick": QUICK}}
-        results["ark"] = [ark_ingest(count) for count in SIZES]
-        results["esplora"] = esplora_incremental()
-        results["month"] = month_status()
-        results["backfill"] = backfill()
+        if "ark" in ONLY:
+            results["ark"] = [ark_ingest(count) for count in SIZES]
+        if "esplora" in ONLY:
+            results["esplora"] = esplora_incremental()
+        if "month" in ONLY:
+            results["month"] = month_status()
+        if "backfill" in ONLY:
+            results["backfill"] = backfill()
+        if "hd" in ONLY:
+            results["hd"] = hd_wallets()
         with open(OUT, "w") as file:
             json.dump(results, file, indent=2)
-        print(table(results))
+        if all(part in results for part in ("ark", "esplora", "month", "backfill")):
+            print(table(results))
+        if "hd" in results:
+            print(hd_table(results["hd"]))
         print(json.dumps(results, indent=2))
         log(f"results also written to {OUT}")
     finally:

@@ -1,6 +1,6 @@
 /// A watch-only HD wallet made of a source's `descriptors` and/or one `xpub`: a receive chain,
 /// usually a change chain, and the fixed scripts of any non-ranged descriptors.
-public struct HDWallet: Sendable {
+public struct HDWallet: Sendable, Hashable {
     /// One of the wallet's two derived chains.
     public enum Chain: String, Sendable, Hashable, CaseIterable {
         /// Addresses given out to be paid (BIP44 chain 0; the first multipath element).

@@ -67,9 +67,18 @@ public enum Script {
         multi(threshold: threshold, publicKeys: publicKeys.sorted { $0.lexicographicallyPrecedes($1) })
     }
 
-    /// Esplora's key for a script's routes (`/scripthash/:hash`): SHA-256 of the scriptPubKey,
-    /// bytes reversed, as lowercase hex (the Electrum convention).
+    /// Esplora's key for a script's REST routes (`/scripthash/:hash`): the SHA-256 of the
+    /// scriptPubKey as lowercase hex, in the hash's own byte order. electrs (`rest.rs`:
+    /// `parse_scripthash` reads the hex as the bytes of `compute_script_hash`, a plain SHA-256)
+    /// does not reverse it, and BDK's Esplora client sends it unreversed; only the Electrum
+    /// protocol reverses it (``electrumScripthash(_:)``).
     public static func esploraScripthash(_ scriptPubKey: [UInt8]) -> String {
+        Hex.encode(Hashes.sha256(scriptPubKey))
+    }
+
+    /// The Electrum protocol's script hash: the SHA-256 of the scriptPubKey, bytes reversed, as
+    /// lowercase hex.
+    public static func electrumScripthash(_ scriptPubKey: [UInt8]) -> String {
         Hex.encode(Hashes.sha256(scriptPubKey).reversed())
     }
 

@@ -50,9 +50,11 @@ public enum Rule1 {
 
     /// Decides, for one asset, the transactions confirmed in one pass: taken in date order,
     /// each against the balance before it, which is the balance after the pass minus the
-    /// amounts of this pass's confirmed transactions dated at or after it.
+    /// amounts of this pass's confirmed transactions dated at or after it. Transactions in
+    /// `excluded` (Rule 1b's deposits to reserved addresses) count in those balances but are
+    /// never allocated.
     public static func decide(
-        confirmed: [Confirmed], balanceAfterPass: Int64, allocations: [Allocation]
+        confirmed: [Confirmed], balanceAfterPass: Int64, allocations: [Allocation], excluding excluded: Set<String> = []
     ) -> [Decision] {
         let ordered = confirmed.sorted { ($0.date, $0.txid) < ($1.date, $1.txid) }
         // atOrAfter[i]: the amounts dated at or after ordered[i] (equal dates all count),
@@ -69,7 +71,7 @@ public enum Rule1 {
         }
         var allocations = allocations
         var decisions: [Decision] = []
-        for (position, transaction) in ordered.enumerated() {
+        for (position, transaction) in ordered.enumerated() where !excluded.contains(transaction.txid) {
             let balanceBefore = balanceAfterPass - atOrAfter[position]
             guard let goal = dedicatedGoal(allocations: allocations, balanceBefore: balanceBefore) else { continue }
             let newTarget = max(0, goal.amount + transaction.amount)

@@ -35,6 +35,8 @@ public struct Engine: Sendable {
     public let goals: GoalBook
     /// Assets' targets for goals and their history.
     public let allocations: Allocations
+    /// HD wallets' addresses: listed, probed past the gap limit, reserved for goals.
+    public let walletAddresses: WalletAddresses
     /// The month: plan, start, complete, undo, status, history.
     public let month: MonthService
     /// "Add to close month" (SPEC.md section 12).
@@ -78,6 +80,7 @@ public struct Engine: Sendable {
         tags = TagBook(database: database, clock: clock)
         goals = GoalBook(database: database, clock: clock, rates: rates)
         allocations = Allocations(database: database, clock: clock)
+        walletAddresses = WalletAddresses(database: database, config: config, clock: clock, clients: clients)
         month = MonthService(database: database, config: config, clock: clock, preferences: preferences, rates: rates, goals: goals,
                              ingestor: ingestor)
         closeGoal = CloseGoal(database: database, clock: clock, month: month, rates: rates)

@@ -10,13 +10,19 @@ public struct RequestRecord: Sendable, Hashable, Codable {
     public var time: SimTime
     /// The fault served instead of (or on top of) the normal answer, e.g. `status 503`.
     public var fault: String?
+    /// How many requests to the simulated APIs were being answered when this one arrived, this
+    /// one included: how many a client had in flight.
+    public var inFlight: Int?
 
     /// A record of one request.
-    public init(method: String, path: String, query: String? = nil, time: SimTime, fault: String? = nil) {
+    public init(method: String, path: String, query: String? = nil, time: SimTime, fault: String? = nil, inFlight: Int? = nil) {
         self.method = method
         self.path = path
         self.query = query
         self.time = time
         self.fault = fault
+        self.inFlight = inFlight
     }
+
+    private enum CodingKeys: String, CodingKey { case method, path, query, time, fault, inFlight = "in_flight" }
 }

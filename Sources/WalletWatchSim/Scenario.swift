@@ -20,7 +20,8 @@ import Foundation
 ///   "esplora": {
 ///     "transactions": [{"txid": "<64 hex>", "outputs": [{"address": "bc1q...", "value": 50000}],
 ///                       "fee": 141, "block_height": 869990}],
-///     "generated": [{"address": "bc1q...", "count": 500, "seed": 3}]
+///     "generated": [{"address": "bc1q...", "count": 500, "seed": 3}],
+///     "hd_wallets": [{"name": "cold", "descriptors": ["wpkh(xpub.../<0;1>/*)"], "receive": [0, 1, 25], "change": [0]}]
 ///   },
 ///   "prices": {"USD": 65000.00, "EUR": 60000.00}
 /// }
@@ -173,24 +174,28 @@ public struct WalletScenario: Sendable, Codable {
     }
 }
 
-/// The Esplora side: stored transactions and generated address histories.
+/// The Esplora side: stored transactions, generated address histories and HD wallets.
 public struct EsploraScenario: Sendable, Codable {
     /// Stored transactions, confirmed or in the mempool.
     public var transactions: [EsploraTxSpec]
     /// Generated histories, at most one per address.
     public var generated: [GeneratedAddressHistory]
+    /// HD wallets whose histories are made up (real scripts and txids), each with its own name.
+    public var hdWallets: [HDWalletScenario]
 
-    /// Esplora content; both parts default to empty.
-    public init(transactions: [EsploraTxSpec] = [], generated: [GeneratedAddressHistory] = []) {
+    /// Esplora content; every part defaults to empty.
+    public init(transactions: [EsploraTxSpec] = [], generated: [GeneratedAddressHistory] = [], hdWallets: [HDWalletScenario] = []) {
         self.transactions = transactions
         self.generated = generated
+        self.hdWallets = hdWallets
     }
 
-    private enum CodingKeys: String, CodingKey { case transactions, generated }
+    private enum CodingKeys: String, CodingKey { case transactions, generated, hdWallets = "hd_wallets" }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(transactions: try c.decodeIfPresent([EsploraTxSpec].self, forKey: .transactions) ?? [],
-                  generated: try c.decodeIfPresent([GeneratedAddressHistory].self, forKey: .generated) ?? [])
+                  generated: try c.decodeIfPresent([GeneratedAddressHistory].self, forKey: .generated) ?? [],
+                  hdWallets: try c.decodeIfPresent([HDWalletScenario].self, forKey: .hdWallets) ?? [])
     }
 }

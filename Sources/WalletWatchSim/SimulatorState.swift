@@ -7,9 +7,13 @@ actor SimulatorState {
     private(set) var chainTip: Int
     private var wallets: [String: WalletState] = [:]
     private var esplora: EsploraChain
+    /// The HD wallets of the scenario, by name (see `SimulatorState+HD.swift`).
+    var hdWallets: [String: SimulatedHDWallet] = [:]
     private(set) var prices: PriceTable
     private var faults: [Fault] = []
     private var log: [RequestRecord] = []
+    /// Requests to the simulated APIs being answered right now.
+    private var answering = 0
     private var waiters: [Int: Waiter] = [:]
     private var nextWaiterID = 0
     /// Set by ``Simulator/stop()``: long polls and slow faults end at once.
@@ -47,6 +51,12 @@ actor SimulatorState {
             // A chain never has blocks above its tip.
             if let height = transaction.blockHeight, height > chainTip { chainTip = height }
         }
+        for hd in scenario.esplora.hdWallets {
+            guard hdWallets[hd.name] == nil else { throw SimulatorError(.conflict, "two HD wallets named \(hd.name)") }
+            let (wallet, transactions) = try SimulatedHDWallet.make(hd, tip: scenario.tipHeight)
+            hdWallets[hd.name] = wallet
+            for transaction in transactions { try esplora.add(transaction) }
+        }
     }
 
     var now: SimTime { clock.now() }
@@ -65,6 +75,15 @@ actor SimulatorState {
     func tipHeight(of name: String) throws -> Int { try existingWallet(name).tipHeight ?? chainTip }
 
     func addressHistory(_ address: String) -> AddressHistory { esplora.history(of: address) }
+
+    /// The history of the address whose script has Esplora key `scripthash` (an empty one for a
+    /// script the chain has never seen, as electrs answers).
+    func scripthashHistory(_ scripthash: String) -> AddressHistory {
+        guard let address = esplora.address(ofScripthash: scripthash) else {
+            return AddressHistory(address: "", mempool: [], confirmed: [], generator: nil)
+        }
+        return esplora.history(of: address)
+    }
 
     func esploraTransaction(_ txid: String) -> EsploraTxSpec? { esplora.lookup(txid) }
 
@@ -244,6 +263,14 @@ actor SimulatorState {
         }
         return kind
     }
+
+    /// Counts a request being answered; returns how many are, this one included.
+    func beginAnswering() -> Int {
+        answering += 1
+        return answering
+    }
+
+    func endAnswering() { answering -= 1 }
 
     func record(_ request: RequestRecord) {
         if log.count >= SimulatorState.logLimit { log.removeFirst(log.count / 10) }

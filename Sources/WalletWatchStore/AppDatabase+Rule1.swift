@@ -4,9 +4,15 @@ import WalletWatchCore
 extension AppDatabase {
     /// Rule 1 (SPEC.md section 5) for the transactions that became confirmed in one write:
     /// decided by Core, written here in the same transaction, exactly once per (asset, txid)
-    /// (`rule1_applied_at`, and a unique index on the history). Returns how many were allocated.
+    /// (`rule1_applied_at`, and a unique index on the history). A deposit to an address
+    /// reserved for a goal is Rule 1b's (`AppDatabase+Rule1b.swift`, applied right after in the
+    /// same transaction): Rule 1 counts it in the balances but never allocates it. Returns how
+    /// many were allocated by either rule.
     static func applyRule1(_ db: Database, to confirmed: [NewlyConfirmed], now: Instant) throws -> Int {
-        guard !confirmed.isEmpty else { return 0 }
+        // Rule 1 only looks at assets with allocations; Rule 1b also at the rest.
+        let candidates = confirmed + (try reservedDepositsConfirmed(db, at: now, besides: confirmed))
+        guard !candidates.isEmpty else { return 0 }
+        let reserved = try reservedDeposits(db, of: candidates)
         let balances = try balances(db)
         var applied = 0
         for (assetID, transactions) in Dictionary(grouping: confirmed, by: \.assetID) {
@@ -14,7 +20,8 @@ extension AppDatabase {
             guard !allocations.isEmpty else { continue }
             let decisions = Rule1.decide(
                 confirmed: transactions.map { Rule1.Confirmed(txid: $0.txid, amount: $0.amount, date: $0.date) },
-                balanceAfterPass: balances[assetID]?.counted ?? 0, allocations: allocations)
+                balanceAfterPass: balances[assetID]?.counted ?? 0, allocations: allocations,
+                excluding: Set(transactions.filter { reserved[$0.key] != nil }.map(\.txid)))
             for decision in decisions {
                 try writeTarget(db, assetID: assetID, goalID: decision.goalID, amount: decision.newTarget,
                                 at: decision.date, now: now, reason: .rule1, txid: decision.txid, keepZero: true)
@@ -23,7 +30,7 @@ extension AppDatabase {
                 applied += 1
             }
         }
-        return applied
+        return applied + (try applyRule1b(db, to: candidates, deposits: reserved, now: now))
     }
 
     /// The asset's allocations as Rule 1 sees them (cancelled goals hold none).

@@ -51,6 +51,68 @@ extension AppDatabase {
         migrator.registerMigration("v5-completed-execution-digests") { db in
             try CompletedMonthDigest.migrate(db)
         }
+        // HD wallets (SPEC.md sections 15 and 16): each source's watched addresses, derived once
+        // and kept with what the explorer last said about them and the goal an address is
+        // reserved for; the payments to reserved addresses (Rule 1b's input); and 'rule1b' as a
+        // reason of allocation history, which needs the table rebuilt (SQLite cannot change a
+        // CHECK constraint in place; nothing refers to the table, its rows keep their ids).
+        migrator.registerMigration("v6-hd-wallets") { db in
+            try db.execute(sql: """
+                CREATE TABLE derived_addresses (
+                    source TEXT NOT NULL,
+                    chain TEXT NOT NULL CHECK (chain IN ('receive', 'change', 'listed')),
+                    address_index INTEGER NOT NULL CHECK (address_index >= 0),
+                    script TEXT NOT NULL,
+                    address TEXT NOT NULL,
+                    first_used_at TEXT,
+                    chain_tx_count INTEGER NOT NULL DEFAULT 0 CHECK (chain_tx_count >= 0),
+                    funded INTEGER NOT NULL DEFAULT 0 CHECK (funded >= 0),
+                    spent INTEGER NOT NULL DEFAULT 0 CHECK (spent >= 0),
+                    mempool_tx_count INTEGER NOT NULL DEFAULT 0 CHECK (mempool_tx_count >= 0),
+                    mempool_delta INTEGER NOT NULL DEFAULT 0,
+                    synced_at TEXT,
+                    reserved_goal_id INTEGER REFERENCES goals(id) ON DELETE SET NULL,
+                    reserved_at TEXT,
+                    PRIMARY KEY (source, address)
+                );
+                CREATE UNIQUE INDEX derived_addresses_by_index ON derived_addresses(source, chain, address_index) WHERE chain != 'listed';
+                CREATE INDEX derived_addresses_by_goal ON derived_addresses(reserved_goal_id) WHERE reserved_goal_id IS NOT NULL;
+                CREATE TABLE reserved_receipts (
+                    source TEXT NOT NULL,
+                    txid TEXT NOT NULL,
+                    address TEXT NOT NULL,
+                    amount INTEGER NOT NULL CHECK (amount > 0),
+                    recorded_at TEXT NOT NULL,
+                    PRIMARY KEY (source, txid, address)
+                );
+                CREATE TABLE allocation_history_v6 (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    asset_id INTEGER NOT NULL REFERENCES asset_rows(id) ON DELETE CASCADE,
+                    goal_id INTEGER NOT NULL REFERENCES goals(id) ON DELETE CASCADE,
+                    amount INTEGER NOT NULL CHECK (amount >= 0),
+                    timestamp TEXT NOT NULL,
+                    created_at TEXT NOT NULL,
+                    month_label TEXT NOT NULL,
+                    reason TEXT NOT NULL CHECK (reason IN ('allocate', 'rule1', 'rule1b', 'rule1-adjust', 'cancel', 'close-goal')),
+                    txid TEXT
+                );
+                INSERT INTO allocation_history_v6 (id, asset_id, goal_id, amount, timestamp, created_at, month_label, reason, txid)
+                    SELECT id, asset_id, goal_id, amount, timestamp, created_at, month_label, reason, txid FROM allocation_history;
+                -- Ids of deleted rows (a deleted goal's) are not given out again.
+                DELETE FROM sqlite_sequence WHERE name = 'allocation_history_v6';
+                INSERT INTO sqlite_sequence (name, seq) SELECT 'allocation_history_v6', seq FROM sqlite_sequence WHERE name = 'allocation_history';
+                DROP TABLE allocation_history;
+                ALTER TABLE allocation_history_v6 RENAME TO allocation_history;
+                CREATE INDEX allocation_history_by_pair ON allocation_history(asset_id, goal_id, timestamp, created_at, id);
+                CREATE INDEX allocation_history_by_time ON allocation_history(timestamp);
+                CREATE UNIQUE INDEX allocation_history_rule1_once ON allocation_history(asset_id, txid) WHERE reason = 'rule1';
+                CREATE UNIQUE INDEX allocation_history_rule1b_once ON allocation_history(asset_id, goal_id, txid) WHERE reason = 'rule1b';
+                CREATE TRIGGER allocation_history_append_only BEFORE UPDATE ON allocation_history
+                BEGIN
+                    SELECT RAISE(ABORT, 'allocation history is append-only');
+                END;
+                """)
+        }
         return migrator
     }
 

@@ -76,12 +76,15 @@ import WalletWatchBitcoin
         }
     }
 
-    /// Electrum protocol documentation's example, which Esplora's /scripthash routes follow: the
-    /// genesis block's P2PKH address 1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa.
-    @Test func esploraScripthash() throws {
+    /// The Electrum protocol documentation's example: the genesis block's P2PKH address
+    /// 1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa. Esplora's REST routes take the same SHA-256 unreversed
+    /// (electrs `rest.rs` parses the hex as the hash's bytes; BDK's Esplora client sends it so).
+    @Test func scripthashes() throws {
         let address = try Address("1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa", network: .bitcoin)
         #expect(hex(address.scriptPubKey) == "76a91462e907b15cbf27d5425399ebf6f0fb50ebb88f1888ac")
-        #expect(Script.esploraScripthash(address.scriptPubKey) == "8b01df4e368ea28f8dc0423bcf7a4923e3a12d307c875e47a0cfbf90b5c39161")
+        let electrum = "8b01df4e368ea28f8dc0423bcf7a4923e3a12d307c875e47a0cfbf90b5c39161"
+        #expect(Script.electrumScripthash(address.scriptPubKey) == electrum)
+        #expect(Script.esploraScripthash(address.scriptPubKey) == hex(bytes(electrum).reversed()))
     }
 
     @Test func base58RoundTrip() {

@@ -19,6 +19,10 @@ struct DoctorCLITests {
         #expect(Set(checks.compactMap { $0["name"] as? String }).isSuperset(of: ["mode of database", "mode of config", "mode of source ark token_file"]))
         let ark = try #require(checks.first { $0["name"] as? String == "source ark" }?["detail"] as? String)
         #expect(ark.contains("answers like barkd, token accepted"), "\(ark)")
+        // The demo's cold wallet is a descriptor: its scripthash route is asked, at the first
+        // receive address of BIP84's test mnemonic (BIP84's own vector).
+        let cold = try #require(checks.first { $0["name"] as? String == "source cold" }?["detail"] as? String)
+        #expect(cold.contains("answers like Esplora") && cold.contains("the wallet's first receive address bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu has"), "\(cold)")
         #expect((checks.first { $0["name"] as? String == "rates" }?["detail"] as? String)?.contains("BTC/USD 65000") == true)
         // Asking stores nothing: no rate was stored, no source was ingested.
         #expect(try await sqlite(demo.folder.file("walletwatch.sqlite"), "SELECT COUNT(*) FROM exchange_rates") == "0")

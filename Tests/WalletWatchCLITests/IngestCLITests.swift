@@ -14,7 +14,8 @@ struct IngestCLITests {
         #expect(document["ok"] as? Bool == true)
         let sources = try #require(document["sources"] as? [[String: Any]])
         #expect(sources.map { $0["name"] as? String } == ["ark", "cold"])
-        #expect(sources.map { $0["new"] as? Int } == [15, 62])
+        // cold: the two listed addresses' 62 and the HD wallet's 7 deposits and 3 spends.
+        #expect(sources.map { $0["new"] as? Int } == [15, 72])
         #expect(Set(sources[0].keys).isSuperset(of: ["name", "ok", "new", "updated", "dropped", "auto_allocated", "error", "duration_ms"]))
         #expect(sources[0]["error"] is NSNull)
 

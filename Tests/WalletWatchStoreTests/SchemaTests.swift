@@ -17,6 +17,8 @@ struct SchemaTests {
         "esplora_synced_addresses", "ingest_passes", "staged_updates", "source_digests",
         // Added by a later migration: the digest of each completed month (`walletwatch check`).
         "completed_execution_digests",
+        // HD wallets: their watched addresses and the payments to reserved ones.
+        "derived_addresses", "reserved_receipts",
     ]
     /// Readers see assets and transactions through views that leave out unpublished passes.
     static let views: Set<String> = ["assets", "transactions"]
@@ -147,6 +149,46 @@ struct SchemaTests {
             try publication.save(ArkServerInfo(network: "signet", serverPubkey: "03cc", roundInterval: "1m", vtxoLifetime: 2016))
         }
         #expect(try Self.arkInfoRows(database).last?.contains("vtxo_expiry_delta=2016 ") == true)
+    }
+
+    /// v6 rebuilds allocation_history to accept Rule 1b's rows: every row keeps its id, a deleted
+    /// row's id is not given out again, and the table's rules (append-only, Rule 1 once) hold.
+    @Test("v6-hd-wallets keeps the allocation history, its ids and its rules, and accepts rule1b rows once per goal")
+    func hdWalletsMigration() throws {
+        let folder = TemporaryDirectory()
+        let queue = try DatabaseQueue(path: folder.file("old.sqlite"), configuration: AppDatabase.makeConfiguration())
+        try AppDatabase.migrate(queue, upTo: "v5-completed-execution-digests")
+        try queue.write(Self.fixtures["v1-data-model"]!)
+        try Self.execute(queue, """
+            INSERT INTO allocation_history (asset_id, goal_id, amount, timestamp, created_at, month_label, reason)
+                VALUES (1, 1, 30000, '2026-11-04T00:00:00.000Z', '2026-11-04T00:00:00.000Z', '2026-11', 'allocate');
+            DELETE FROM allocation_history WHERE id = 2;
+            """)
+        let rule1b = { (goal: Int, txid: String) in """
+            INSERT INTO allocation_history (asset_id, goal_id, amount, timestamp, created_at, month_label, reason, txid)
+            VALUES (1, \(goal), 5, '2026-11-05T00:00:00.000Z', '2026-11-05T00:00:00.000Z', '2026-11', 'rule1b', '\(txid)')
+            """ }
+        #expect(throws: DatabaseError.self, "before v6 there was no rule1b") { try Self.execute(queue, rule1b(1, "t1")) }
+        let database = try AppDatabase(queue)
+        let ids = try database.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM allocation_history ORDER BY id") }
+        #expect(ids == [1])
+        #expect(Self.accepts(database, rule1b(1, "t1")))
+        #expect(try database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM allocation_history") } == 3)
+        #expect(!Self.accepts(database, rule1b(1, "t1")), "Rule 1b writes a transaction's row once per goal")
+        #expect(Self.accepts(database, "INSERT INTO goals (id, name, currency, target, status, created_at) VALUES (2, 'Car', 'USD', 1, 'active', '2026-11-01T00:00:00.000Z')"))
+        #expect(Self.accepts(database, rule1b(2, "t1")), "one transaction may pay two goals' addresses")
+        #expect(!Self.accepts(database, "UPDATE allocation_history SET amount = 1"), "still append-only")
+        #expect(!Self.accepts(database, "INSERT INTO allocation_history (asset_id, goal_id, amount, timestamp, created_at, month_label, reason) VALUES (1, 1, 1, 'x', 'x', 'x', 'rule2')"))
+        // A reserved address loses its reservation, not its row, when its goal is deleted.
+        #expect(Self.accepts(database, """
+            INSERT INTO derived_addresses (source, chain, address_index, script, address, reserved_goal_id, reserved_at)
+            VALUES ('cold', 'receive', 0, '0014aa', 'bc1qaa', 2, '2026-11-05T00:00:00.000Z')
+            """))
+        #expect(!Self.accepts(database, "INSERT INTO derived_addresses (source, chain, address_index, script, address) VALUES ('cold', 'receive', 0, '0014bb', 'bc1qbb')"),
+                "one address per chain index")
+        #expect(Self.accepts(database, "DELETE FROM goals WHERE id = 2"))
+        #expect(try database.read { db in try Row.fetchOne(db, sql: "SELECT reserved_goal_id FROM derived_addresses")?["reserved_goal_id"] as Int64? } == nil)
+        #expect(try database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
     }
 
     @Test("the database refuses what the rules forbid, whoever writes")

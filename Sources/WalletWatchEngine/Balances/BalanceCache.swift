@@ -98,7 +98,17 @@ public struct BalanceCache: Sendable {
                 onchain: onchainBalance.map { (source.onchainAsset!, .onchain, $0) }, now: now)
         case .esplora:
             let client = clients.esplora(source)
-            let balance = try await client.balance(addresses: source.addresses)
+            let balance: OnchainBalance
+            if let wallet = source.wallet {
+                // An HD wallet's stored addresses; before its first ingest, the discovery's.
+                let sync = HDWalletIngest.sync(source, wallet: wallet, client: client, concurrency: config.http.concurrency)
+                let stored = try await database.walletAddresses(source: source.name)
+                balance = stored.isEmpty
+                    ? try await sync.sync(known: HDWalletSync.Known(addresses: [], confirmedTxids: []), full: false, now: now).balance
+                    : try await sync.balance(of: stored)
+            } else {
+                balance = try await client.balance(addresses: source.addresses)
+            }
             try database.saveBalances(source: source.name, ark: nil, onchain: (source.asset ?? source.name, .addresses, balance), now: now)
         }
     }

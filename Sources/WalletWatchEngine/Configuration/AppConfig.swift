@@ -58,10 +58,18 @@ public struct SourceConfig: Sendable, Equatable {
     public var addresses: [String]
     /// esplora: the network whose addresses (and keys) the source watches.
     public var network: Network
+    /// esplora: the HD wallet of `descriptors` and/or `xpub` (SPEC.md section 15), nil for a
+    /// source of fixed addresses only. With `addresses` it is one wallet, one asset.
+    public var wallet: HDWallet?
+    /// esplora, HD wallets: unused receive addresses in a row after which discovery stops.
+    public var gapLimit: Int
+    /// esplora, HD wallets: the same for the change chain.
+    public var changeGapLimit: Int
     public var intervalSeconds: Int
 
     public init(name: String, kind: Kind, url: String, token: SecretReference? = nil, arkAsset: String? = nil,
                 onchainAsset: String? = nil, asset: String? = nil, addresses: [String] = [], network: Network = .bitcoin,
+                wallet: HDWallet? = nil, gapLimit: Int = SourceConfig.defaultGapLimit, changeGapLimit: Int = SourceConfig.defaultGapLimit,
                 intervalSeconds: Int) {
         self.name = name
         self.kind = kind
@@ -72,8 +80,14 @@ public struct SourceConfig: Sendable, Equatable {
         self.asset = asset
         self.addresses = addresses
         self.network = network
+        self.wallet = wallet
+        self.gapLimit = gapLimit
+        self.changeGapLimit = changeGapLimit
         self.intervalSeconds = intervalSeconds
     }
+
+    /// BIP44's gap limit, which Electrum, Sparrow and BDK also use.
+    public static let defaultGapLimit = 20
 }
 
 /// Where a secret lives. The secret itself is read only when needed and never printed.
@@ -129,11 +143,15 @@ public struct HTTPConfig: Sendable, Equatable {
     public var maxResponseBytes: Int
     /// Retries after the first attempt, for connection errors, 429 and 5xx.
     public var retries: Int
+    /// At most this many requests to one source at once (an HD wallet's addresses are asked in
+    /// parallel); public explorers rate-limit clients that ask for more.
+    public var concurrency: Int
 
-    public init(timeoutSeconds: Int = 20, maxResponseBytes: Int = 67_108_864, retries: Int = 3) {
+    public init(timeoutSeconds: Int = 20, maxResponseBytes: Int = 67_108_864, retries: Int = 3, concurrency: Int = 4) {
         self.timeoutSeconds = timeoutSeconds
         self.maxResponseBytes = maxResponseBytes
         self.retries = retries
+        self.concurrency = concurrency
     }
 }
 

@@ -92,7 +92,8 @@ public enum ConfigLoader {
                 config.http = HTTPConfig(
                     timeoutSeconds: try http.int("timeout_seconds", in: 1...3600) ?? 20,
                     maxResponseBytes: try http.int("max_response_bytes", in: 1024...(1 << 40)) ?? 67_108_864,
-                    retries: try http.int("retries", in: 0...10) ?? 3)
+                    retries: try http.int("retries", in: 0...10) ?? 3,
+                    concurrency: try http.int("concurrency", in: 1...32) ?? 4)
                 try http.rejectUnknownKeys()
             }
             if var serve = try reader.table("serve") {
@@ -156,18 +157,7 @@ public enum ConfigLoader {
                 throw reader.error("network", "'\(networkText)' is not accepted; use \(Network.allCases.map { "\"\($0)\"" }.joined(separator: ", "))")
             }
             source.network = network
-            guard let addresses = try reader.strings("addresses"), !addresses.isEmpty else {
-                throw reader.error("addresses", "is missing or empty; list the addresses to watch, e.g. [\"bc1q...\"]")
-            }
-            // Checked by their encoding (checksums, witness rules, the network's prefixes), so a
-            // typo is caught here rather than by an explorer that answers "no transactions".
-            source.addresses = try addresses.map { text in
-                do {
-                    return try Address(text, network: network).description
-                } catch {
-                    throw reader.error("addresses", "\(error)")
-                }
-            }
+            try esploraAddresses(&reader, into: &source)
         }
         try reader.rejectUnknownKeys()
         return source

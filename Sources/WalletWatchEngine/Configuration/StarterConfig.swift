@@ -34,6 +34,19 @@ public enum StarterConfig {
         # network = "bitcoin"              # bitcoin | testnet | signet | regtest
         # interval_seconds = 600
 
+        # An HD wallet (Sparrow, Electrum, a hardware wallet): its output descriptor or its xpub,
+        # never a private key. Receive and change addresses are found with a gap limit.
+        # [[sources]]
+        # name = "hodl"
+        # kind = "esplora"
+        # url = "https://mempool.space/api"
+        # asset = "Hardware wallet"
+        # descriptors = ["wpkh([d34db33f/84h/0h/0h]xpub6C.../<0;1>/*)#checksum"]
+        # xpub = "zpub6r..."               # instead of descriptors: xpub/ypub/zpub (tpub/upub/vpub)
+        # addresses = ["bc1q..."]          # may be added: the same wallet
+        # gap_limit = 20                   # unused receive addresses in a row before discovery stops
+        # change_gap_limit = 20
+
         [rates]
         provider = "coingecko"              # coingecko | mempool | static
         # url = "https://api.coingecko.com/api/v3"
@@ -47,6 +60,7 @@ public enum StarterConfig {
         timeout_seconds = 20
         max_response_bytes = 67108864
         retries = 3
+        concurrency = 4                     # requests in flight to one source (an HD wallet's addresses)
 
         [serve]
         listen = "127.0.0.1:8477"

@@ -206,6 +206,18 @@ public struct Ingestor: Sendable {
 
     private func ingestEsplora(_ source: SourceConfig, full: Bool, startedAt: Instant) async throws -> PassResult {
         let client = clients.esplora(source)
+        if let wallet = source.wallet {
+            let outcome = try await HDWalletIngest(database: database, clock: clock, client: client, concurrency: config.http.concurrency)
+                .sync(source, wallet: wallet, full: full)
+            let pass = try await claim(source.name, now: clock.now)
+            do {
+                let counts = try await HDWalletIngest.publish(outcome, of: source, in: pass, startedAt: startedAt)
+                return PassResult(counts: counts, warnings: HDWalletIngest.warnings(outcome), requests: outcome.requests)
+            } catch {
+                await giveUp(pass, source: source.name)
+                throw error
+            }
+        }
         let known = try await database.confirmedTxids(source: source.name, kind: .addresses)
         let synced = try await database.syncedAddresses(source: source.name)
         let sync = try await client.sync(addresses: source.addresses, knownConfirmed: known, synced: synced, full: full)

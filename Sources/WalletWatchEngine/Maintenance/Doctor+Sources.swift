@@ -1,3 +1,4 @@
+import WalletWatchBitcoin
 import WalletWatchCore
 import WalletWatchNet
 import WalletWatchSources
@@ -5,7 +6,7 @@ import WalletWatchSources
 extension Doctor {
     /// Asks a source what an ingest asks first, with the ingest's own client: barkd its balance,
     /// Ark server info and tip (and its on-chain balance when that asset is tracked); Esplora its
-    /// tip height and the first address's summary. The history is left alone (it may be large).
+    /// tip height, the first listed address's summary and an HD wallet's first receive address's. The history is left alone (it may be large).
     func check(_ source: SourceConfig) async -> DoctorCheck {
         let name = "source \(source.name)"
         switch source.kind {
@@ -37,6 +38,13 @@ extension Doctor {
                 if let address = source.addresses.first {
                     let summary = try await client.summary(of: address)
                     shown = "; \(address) has \(summary.chain.transactionCount) confirmed transaction(s)"
+                }
+                // An HD wallet is synced through the scripthash routes, which not every
+                // Esplora-like server has: its first receive address is asked about there.
+                if let wallet = source.wallet {
+                    let script = try wallet.scriptPubKey(chain: .receive, index: 0)
+                    let summary = try await client.summary(ofScripthash: Script.esploraScripthash(script))
+                    shown += "; the wallet's first receive address \(try wallet.address(chain: .receive, index: 0)) has \(summary.chain.transactionCount) confirmed transaction(s)"
                 }
                 return DoctorCheck(name: name, ok: true, detail: "\(URLRedaction.redact(source.url)) answers like Esplora: tip height \(tip)\(shown)")
             } catch {

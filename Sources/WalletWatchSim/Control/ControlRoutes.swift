@@ -21,6 +21,9 @@ import Hummingbird
 /// | POST | /control/esplora/transactions | compact EsploraTxSpec | mempool without `block_height` |
 /// | POST | /control/esplora/transactions/{txid}/confirm | `{"block_height": N, "block_time": optional unix}` | |
 /// | DELETE | /control/esplora/transactions/{txid} | | evicts a mempool transaction |
+/// | POST | /control/esplora/hd/{wallet}/deposit | `{"index": N, "chain": "receive"\|"change", "value": sats, "block_height": N}` | a payment from outside (mempool without `block_height`); 201 + the transaction |
+/// | POST | /control/esplora/hd/{wallet}/spend | `{"change_index": N, "pay": sats, "block_height": N}` | spends the oldest coins, change to `change_index` (`pay` 0: to itself); 201 + the transaction |
+/// | GET | /control/esplora/hd/{wallet}/address/{chain}/{index} | | `{"address": ...}` |
 /// | PUT | /control/chain/tip | `{"tip_height": N}` | Esplora's tip and every wallet without its own |
 /// | PUT | /control/prices | `{"USD": 65000.12, ...}` | replaces the table (PATCH merges) |
 /// | GET, POST, DELETE | /control/faults | Fault (POST) | list, add (201), clear all |
@@ -85,6 +88,7 @@ struct ControlRoutes {
             return try Self.reply(["evicted": txid])
         }
         registerWallets(on: control.group("barkd/:wallet"))
+        registerHDWallets(on: control.group("esplora/hd/:wallet"))
     }
 
     private func registerWallets(on wallet: RouterGroup<SimRequestContext>) {
@@ -141,14 +145,14 @@ struct ControlRoutes {
     }
 
     /// The request's JSON body as a `T`.
-    private static func body<T: Decodable>(_ type: T.Type, _ request: Request, _ context: SimRequestContext) async throws -> T {
+    static func body<T: Decodable>(_ type: T.Type, _ request: Request, _ context: SimRequestContext) async throws -> T {
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         guard body.readableBytes > 0 else { throw SimulatorError(.invalid, "this request needs a JSON body") }
         return try JSONDecoder().decode(type, from: Data(body.readableBytesView))
     }
 
     /// `value` as JSON with sorted keys (the control API's answers are for tests and scripts).
-    private static func reply(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+    static func reply(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return .json(Array(try encoder.encode(value)), status: status)

@@ -7,6 +7,8 @@ struct EsploraChain: Sendable {
 
     private(set) var transactions: [String: StoredTransaction] = [:]
     private var byAddress: [String: [String]] = [:]
+    /// Esplora's script keys (`/scripthash/:hash`) of every address the chain knows.
+    private var addressByScripthash: [String: String] = [:]
     private(set) var generators: [String: AddressHistoryGenerator] = [:]
     private var nextOrder: Int64 = 0
     let chainTime: ChainTime
@@ -27,6 +29,7 @@ struct EsploraChain: Sendable {
         }
         guard request.count >= 0 else { throw SimulatorError(.invalid, "a generated history needs a count >= 0") }
         generators[request.address] = AddressHistoryGenerator(request, baseTip: baseTip, chainTime: chainTime)
+        addressByScripthash[OutputScript.scripthash(of: request.address)] = request.address
     }
 
     mutating func add(_ transaction: EsploraTxSpec) throws {
@@ -41,8 +44,14 @@ struct EsploraChain: Sendable {
         nextOrder += 1
         transactions[transaction.txid] = StoredTransaction(transaction: transaction, order: (1 << 40) + nextOrder)
         for address in Set(transaction.inputs.map(\.address) + transaction.outputs.map(\.address)) {
+            if byAddress[address] == nil { addressByScripthash[OutputScript.scripthash(of: address)] = address }
             byAddress[address, default: []].append(transaction.txid)
         }
+    }
+
+    /// The address whose script has Esplora key `scripthash`, when the chain knows one.
+    func address(ofScripthash scripthash: String) -> String? {
+        addressByScripthash[scripthash]
     }
 
     mutating func confirm(txid: String, height: Int, time: Int64?) throws {

@@ -13,30 +13,43 @@ struct EsploraRoutes {
             try context.json(await state.chainTip, contentType: "text/plain; charset=utf-8")
         }
         esplora.on("blocks/tip/hash") { _, context in context.text(Fingerprint.blockHash(height: await state.chainTip)) }
-        esplora.on("address/:address") { _, context in
-            let history = try await addressHistory(context)
-            return try context.json(AddressSummary(
-                address: history.address, chainStats: history.chainStats, mempoolStats: history.mempoolStats))
+        registerHistory(on: esplora, at: "address/:address", history: addressHistory) { history, _ in
+            AddressSummary(address: history.address, chainStats: history.chainStats, mempoolStats: history.mempoolStats)
         }
-        esplora.on("address/:address/txs") { _, context in
-            let history = try await addressHistory(context)
+        // The same listings keyed by script (Electrum's convention), as electrs serves them.
+        registerHistory(on: esplora, at: "scripthash/:scripthash", history: scripthashHistory) { history, context in
+            ScripthashSummary(scripthash: context.parameters.get("scripthash") ?? "", chainStats: history.chainStats,
+                              mempoolStats: history.mempoolStats)
+        }
+        registerBlocks(on: esplora)
+        esplora.on("tx/:txid") { _, context in try context.json(try await transaction(context)) }
+        esplora.on("tx/:txid/status") { _, context in try context.json(try await transaction(context).status) }
+    }
+
+    /// The stats and paged transaction listings of one address or script under `path`.
+    private func registerHistory<Summary: Encodable & Sendable>(
+        on esplora: RouterGroup<SimRequestContext>, at path: String,
+        history: @escaping @Sendable (SimRequestContext) async throws -> AddressHistory,
+        summary: @escaping @Sendable (AddressHistory, SimRequestContext) -> Summary
+    ) {
+        esplora.on(RouterPath(path)) { _, context in try context.json(summary(try await history(context), context)) }
+        esplora.on(RouterPath(path + "/txs")) { _, context in
+            let history = try await history(context)
             let mempool = history.mempool.prefix(EsploraChain.mempoolLimit)
             return try await transactions(Array(mempool) + history.confirmedPage(before: nil, limit: EsploraChain.chainPageSize), context)
         }
-        esplora.on("address/:address/txs/mempool") { _, context in
-            try await transactions(Array(try await addressHistory(context).mempool.prefix(EsploraChain.mempoolLimit)), context)
+        esplora.on(RouterPath(path + "/txs/mempool")) { _, context in
+            try await transactions(Array(try await history(context).mempool.prefix(EsploraChain.mempoolLimit)), context)
         }
-        esplora.on("address/:address/txs/chain") { _, context in
-            try await transactions(try await addressHistory(context).confirmedPage(before: nil, limit: EsploraChain.chainPageSize), context)
+        esplora.on(RouterPath(path + "/txs/chain")) { _, context in
+            try await transactions(try await history(context).confirmedPage(before: nil, limit: EsploraChain.chainPageSize), context)
         }
-        esplora.on("address/:address/txs/chain/:txid") { _, context in
-            let history = try await addressHistory(context)
+        esplora.on(RouterPath(path + "/txs/chain/:txid")) { _, context in
+            let history = try await history(context)
             // electrs skips until the last seen txid; one it does not know gives an empty page.
             guard let key = history.key(of: try Self.txid(context)) else { return try await transactions([], context) }
             return try await transactions(history.confirmedPage(before: key, limit: EsploraChain.chainPageSize), context)
         }
-        esplora.on("tx/:txid") { _, context in try context.json(try await transaction(context)) }
-        esplora.on("tx/:txid/status") { _, context in try context.json(try await transaction(context).status) }
     }
 
     /// Whether `path` is Esplora's (`/esplora` and below).
@@ -47,7 +60,7 @@ struct EsploraRoutes {
         request.method == .get ? .text("Not Found", status: .notFound) : .text("Method Not Allowed", status: .methodNotAllowed)
     }
 
-    private static func error(_ message: String, _ status: HTTPResponse.Status) -> ErrorResponse {
+    static func error(_ message: String, _ status: HTTPResponse.Status) -> ErrorResponse {
         ErrorResponse(response: .text(message, status: status))
     }
 
@@ -55,6 +68,12 @@ struct EsploraRoutes {
         let txid = context.parameters.get("txid") ?? ""
         guard txid.count == 64, txid.allSatisfy(\.isHexDigit) else { throw error("Invalid hex string", .badRequest) }
         return txid
+    }
+
+    private func scripthashHistory(_ context: SimRequestContext) async throws -> AddressHistory {
+        let scripthash = context.parameters.get("scripthash") ?? ""
+        guard scripthash.count == 64, scripthash.allSatisfy(\.isHexDigit) else { throw Self.error("Invalid hex string", .badRequest) }
+        return await state.scripthashHistory(scripthash.lowercased())
     }
 
     private func addressHistory(_ context: SimRequestContext) async throws -> AddressHistory {
@@ -72,17 +91,26 @@ struct EsploraRoutes {
         return EsploraTransaction(spec, chainTime: await state.chainTime)
     }
 
-    private func transactions(_ list: [EsploraTxSpec], _ context: SimRequestContext) async throws -> Response {
+    func transactions(_ list: [EsploraTxSpec], _ context: SimRequestContext) async throws -> Response {
         let chainTime = await state.chainTime
         return try context.json(list.map { EsploraTransaction($0, chainTime: chainTime) })
     }
 }
 
 /// `GET /address/:address`: the address and its confirmed and mempool stats.
-struct AddressSummary: Encodable {
+struct AddressSummary: Encodable, Sendable {
     var address: String
     var chainStats: AddressStats
     var mempoolStats: AddressStats
 
     private enum CodingKeys: String, CodingKey { case address, chainStats = "chain_stats", mempoolStats = "mempool_stats" }
+}
+
+/// `GET /scripthash/:hash`: the script key and its confirmed and mempool stats.
+struct ScripthashSummary: Encodable, Sendable {
+    var scripthash: String
+    var chainStats: AddressStats
+    var mempoolStats: AddressStats
+
+    private enum CodingKeys: String, CodingKey { case scripthash, chainStats = "chain_stats", mempoolStats = "mempool_stats" }
 }

@@ -1,3 +1,5 @@
+import WalletWatchBitcoin
+
 /// A transaction as Esplora (electrs) serves it, expanded from the compact ``EsploraTxSpec``
 /// with scripts, witnesses, size and weight; field order as electrs writes them.
 struct EsploraTransaction: Encodable, Sendable {
@@ -17,8 +19,7 @@ struct EsploraTransaction: Encodable, Sendable {
         }
     }
 
-    /// An output: its script, derived from the address's kind (bech32 v0/v1, P2PKH, P2SH), and
-    /// its value. The script bytes are stable per address but not decoded from it.
+    /// An output: its script (see ``OutputScript``) and its value.
     struct Output: Encodable, Sendable {
         var scriptpubkey: String
         var scriptpubkeyAsm: String
@@ -32,30 +33,10 @@ struct EsploraTransaction: Encodable, Sendable {
         }
 
         init(address: String, value: Int64) {
-            let hash40 = String(Fingerprint.hash256("spk:" + address).prefix(40))
-            let hash64 = Fingerprint.hash256("spk32:" + address)
-            let lower = address.lowercased()
-            if lower.hasPrefix("bc1p") || lower.hasPrefix("tb1p") || lower.hasPrefix("bcrt1p") {
-                scriptpubkeyType = "v1_p2tr"
-                scriptpubkey = "5120" + hash64
-                scriptpubkeyAsm = "OP_PUSHNUM_1 OP_PUSHBYTES_32 " + hash64
-            } else if (lower.hasPrefix("bc1q") || lower.hasPrefix("tb1q") || lower.hasPrefix("bcrt1q")) && address.count > 50 {
-                scriptpubkeyType = "v0_p2wsh"
-                scriptpubkey = "0020" + hash64
-                scriptpubkeyAsm = "OP_0 OP_PUSHBYTES_32 " + hash64
-            } else if address.hasPrefix("1") || address.hasPrefix("m") || address.hasPrefix("n") {
-                scriptpubkeyType = "p2pkh"
-                scriptpubkey = "76a914" + hash40 + "88ac"
-                scriptpubkeyAsm = "OP_DUP OP_HASH160 OP_PUSHBYTES_20 " + hash40 + " OP_EQUALVERIFY OP_CHECKSIG"
-            } else if address.hasPrefix("3") || address.hasPrefix("2") {
-                scriptpubkeyType = "p2sh"
-                scriptpubkey = "a914" + hash40 + "87"
-                scriptpubkeyAsm = "OP_HASH160 OP_PUSHBYTES_20 " + hash40 + " OP_EQUAL"
-            } else {
-                scriptpubkeyType = "v0_p2wpkh"
-                scriptpubkey = "0014" + hash40
-                scriptpubkeyAsm = "OP_0 OP_PUSHBYTES_20 " + hash40
-            }
+            let script = OutputScript(address: address)
+            scriptpubkey = script.hex
+            scriptpubkeyAsm = script.asm
+            scriptpubkeyType = script.type
             scriptpubkeyAddress = address
             self.value = value
         }
@@ -93,9 +74,9 @@ struct EsploraTransaction: Encodable, Sendable {
         txid = spec.txid
         vin = inputs.enumerated().map { index, input in
             var random = DeterministicRandom(seed: Fingerprint.of(spec.txid), index: UInt64(index), salt: 7)
+            let spent = Self.spentOutput(of: input, at: index, in: spec)
             return Input(
-                txid: input.txid ?? Fingerprint.hash256("prev:\(spec.txid):\(index)"), vout: input.vout ?? index % 2,
-                prevout: Output(address: input.address, value: input.value),
+                txid: spent.txid, vout: spent.vout, prevout: Output(address: input.address, value: input.value),
                 witness: ["304402" + random.hex(128) + "01", "02" + random.hex(64)])
         }
         vout = spec.outputs.map { Output(address: $0.address, value: $0.value) }
@@ -109,4 +90,23 @@ struct EsploraTransaction: Encodable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey { case txid, version, locktime, vin, vout, size, weight, fee, status }
+
+    /// The output an input spends: as given, or a stable made-up one.
+    static func spentOutput(of input: EsploraTxIO, at index: Int, in spec: EsploraTxSpec) -> (txid: String, vout: Int) {
+        (input.txid ?? Fingerprint.hash256("prev:\(spec.txid):\(index)"), input.vout ?? index % 2)
+    }
+
+    /// The real txid of the transaction the simulator serves for `spec` (version 2, empty
+    /// scriptSigs, sequence 0xfffffffd, lock time 0, each output's script): the double SHA-256
+    /// that a wallet checking txids computes. Only defined when every input names the output it
+    /// spends (a made-up input depends on the txid itself).
+    static func computedTxid(of spec: EsploraTxSpec) -> String? {
+        guard !spec.inputs.isEmpty, spec.inputs.allSatisfy({ $0.txid != nil && $0.vout != nil }) else { return nil }
+        let raw = RawTransaction(
+            version: 2,
+            inputs: spec.inputs.map { RawTransaction.Input(previousTxid: $0.txid!, previousIndex: UInt32($0.vout!), sequence: 4_294_967_293) },
+            outputs: spec.outputs.map { RawTransaction.Output(value: $0.value, scriptPubKey: Hex.decode(OutputScript(address: $0.address).hex) ?? []) },
+            lockTime: 0)
+        return raw.txid
+    }
 }

@@ -18,9 +18,16 @@ struct RequestLogMiddleware: RouterMiddleware {
         context.fault = await state.takeFault(for: path)
         let record = RequestRecord(
             method: request.method.rawValue, path: path, query: request.uri.query, time: state.clock.now(),
-            fault: context.fault?.logLabel)
+            fault: context.fault?.logLabel, inFlight: await state.beginAnswering())
         await state.record(record)
         onRequest?(record)
-        return try await next(request, context)
+        do {
+            let response = try await next(request, context)
+            await state.endAnswering()
+            return response
+        } catch {
+            await state.endAnswering()
+            throw error
+        }
     }
 }

@@ -5,6 +5,8 @@ import WalletWatchNet
 public struct EsploraClient: Sendable {
     /// Confirmed transactions come 25 to a page, newest first.
     public static let pageSize = 25
+    /// A history's first page lists at most this many mempool transactions.
+    public static let mempoolLimit = 50
 
     let requester: SourceRequester
 
@@ -21,6 +23,17 @@ public struct EsploraClient: Sendable {
     /// `GET /address/:a/txs/chain/:lastSeen` (the next page of confirmed ones).
     public func transactions(of address: String, after lastSeen: String?) async throws -> [EsploraTransaction] {
         let path = lastSeen.map { "/address/\(address)/txs/chain/\($0)" } ?? "/address/\(address)/txs"
+        return try await requester.get(path, decode: EsploraDecoding.transactions)
+    }
+
+    /// `GET /scripthash/:hash`: the stats of a script, keyed by ``Script/esploraScripthash(_:)``.
+    public func summary(ofScripthash scripthash: String) async throws -> AddressSummary {
+        try await requester.get("/scripthash/\(scripthash)", decode: EsploraDecoding.summary)
+    }
+
+    /// `GET /scripthash/:hash/txs`, or after `lastSeen` `GET /scripthash/:hash/txs/chain/:lastSeen`.
+    public func transactions(ofScripthash scripthash: String, after lastSeen: String?) async throws -> [EsploraTransaction] {
+        let path = lastSeen.map { "/scripthash/\(scripthash)/txs/chain/\($0)" } ?? "/scripthash/\(scripthash)/txs"
         return try await requester.get(path, decode: EsploraDecoding.transactions)
     }
 

@@ -11,7 +11,7 @@ struct AssetCommand: AsyncParsableCommand {
             Assets fed by sources are created by `walletwatch ingest`; manual assets (cash, a bank \
             account) are added here and fed with `walletwatch tx add`.
             """,
-        subcommands: [Add.self, List.self, Show.self, History.self, Edit.self])
+        subcommands: [Add.self, List.self, Show.self, History.self, Addresses.self, Edit.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -135,6 +135,53 @@ struct AssetCommand: AsyncParsableCommand {
             for entry in entries {
                 table.add([Display.time(entry.timestamp, context.engine.preferences.displayTimeZone), entry.goal,
                            Display.money(entry.amount, asset.currency), entry.reason.rawValue, entry.txid ?? ""])
+            }
+            Output.lines(table.render())
+        }
+    }
+
+    struct Addresses: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List an HD wallet's addresses; --deep looks past the gap limit.",
+            discussion: """
+                An HD wallet (an esplora source with `descriptors` or `xpub`) watches each chain from index 0 up to gap_limit (receive) or change_gap_limit (change) unused addresses after the last used one. This lists every address of that window as the last `walletwatch ingest` left it: the receive chain first, then change, then the fixed addresses the config lists, each with its transaction count, confirmed balance and the goal it is reserved for (`walletwatch goal address`).
+
+                A wallet used with a larger gap than walletwatch's (many addresses handed out and never paid) has funds the window does not reach. --deep N derives the next N addresses of each chain, asks the explorer about them now, and shows the used ones marked beyond the gap, with a warning naming the gap limit that would find them. They join the wallet only when you raise that limit in the config.
+
+                Examples:
+                  walletwatch asset addresses "Cold wallet"
+                  walletwatch asset addresses "Cold wallet" --deep 100 --json
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The HD wallet's asset name.") var name: String
+        @Option(help: "Also ask about this many addresses past each chain's window (1 to 10000).") var deep: Int?
+        @OptionGroup var output: JSONOption
+
+        func validate() throws {
+            if let deep, !(1...10_000).contains(deep) { throw ValidationError("--deep \(deep) is not accepted; give 1 to 10000 addresses") }
+        }
+
+        func run() async throws {
+            let context = try CommandContext.load(global)
+            let listing = try await context.engine.walletAddresses.list(asset: name, deep: deep ?? 0)
+            for warning in listing.warnings { Output.warning(warning) }
+            if output.json {
+                Output.json(WalletAddressDocument.listing(listing))
+                return
+            }
+            guard !listing.rows.isEmpty else {
+                Output.line("no addresses stored yet for '\(listing.asset.name)': run `walletwatch ingest`")
+                return
+            }
+            var table = TextTable([.init("CHAIN"), .init("INDEX", .right), .init("ADDRESS"), .init("TXS", .right),
+                                   .init("BALANCE", .right), .init("RESERVED FOR"), .init("")])
+            for row in listing.rows {
+                let address = row.address
+                table.add([address.chain.rawValue, address.chain == .listed ? "-" : "\(address.index)", address.address,
+                           "\(address.activity.chainTxCount + address.activity.mempoolTxCount)",
+                           Display.money(address.activity.balance, listing.asset.currency), row.reservedFor ?? "",
+                           row.beyondGap ? "beyond the gap limit" : ""])
             }
             Output.lines(table.render())
         }

@@ -13,7 +13,35 @@ struct GoalCommand: AsyncParsableCommand {
             other goals; `finish` keeps its allocations and counts them as spent; `delete` \
             removes the goal and its allocations (closed months keep their figures).
             """,
-        subcommands: [Add.self, List.self, Show.self, Cancel.self, Finish.self, Delete.self])
+        subcommands: [Add.self, List.self, Show.self, Address.self, Cancel.self, Finish.self, Delete.self])
+
+    struct Address: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Give a goal its own deposit address in an HD wallet.",
+            discussion: """
+                Reserves the next unused receive address of the HD wallet ASSET (an esplora source with `descriptors` or `xpub`) for the goal, or shows the one already reserved while it is still unused, with a BIP21 URI to hand to a payer or a wallet app. A confirmed deposit to that address is allocated to the goal (Rule 1b), even when the wallet is shared between goals: the address says where the money belongs. Once it is used, the next call reserves a fresh one. A cancelled or finished goal's reservation no longer applies.
+
+                Examples:
+                  walletwatch goal address House --asset "Cold wallet"
+                  walletwatch goal address "Emergency fund" --asset "Cold wallet" --json
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The goal's name (an active goal).") var name: String
+        @Option(help: "The HD wallet's asset name.") var asset: String
+        @OptionGroup var output: JSONOption
+
+        func run() async throws {
+            let context = try CommandContext.load(global)
+            let deposit = try await context.engine.walletAddresses.reserve(goal: name, asset: asset)
+            if output.json {
+                Output.json(WalletAddressDocument.deposit(deposit))
+            } else {
+                Output.line("\(deposit.address)  (receive index \(deposit.index) of '\(deposit.asset)', reserved for '\(deposit.goal)')")
+                Output.line(deposit.uri)
+            }
+        }
+    }
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -14,6 +14,8 @@ struct IngestCommand: AsyncParsableCommand {
             the others; the command then exits 1. Esplora sources page through an address only \
             until they reach transactions already stored; --full pages through everything.
 
+            An HD wallet (an esplora source with descriptors or xpub) is asked address by address, [http] concurrency requests at once: each stored address for its stats, and for its history only when those moved; addresses seen for the first time for their whole history. A used address near the end of a chain's window grows the window in the same pass. --full reads every address's whole history again.
+
             Examples:
               walletwatch ingest
               walletwatch ingest --source ark --json
@@ -22,7 +24,7 @@ struct IngestCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Option(name: .customLong("source"), help: "Only this source (repeatable).") var sources: [String] = []
-    @Flag(help: "Esplora: page through the whole history instead of stopping at known transactions.") var full = false
+    @Flag(help: "Esplora: read every address's whole history instead of stopping at known transactions.") var full = false
     @OptionGroup var output: JSONOption
 
     func run() async throws {
