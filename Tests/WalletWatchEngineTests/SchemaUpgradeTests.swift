@@ -69,8 +69,12 @@ struct SchemaUpgradeTests {
             (try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), try Self.contents(db))
         }
         #expect(applied.last == version, "\(fixture) was made at \(applied)")
-        // Real rows in every table, or the upgrade proves little.
-        for (table, rows) in before.rows { #expect(!rows.isEmpty, "\(fixture): \(table) is empty") }
+        // Real rows in every table, or the upgrade proves little; the tables of a pass in
+        // progress are empty whenever no pass runs, so a database at rest has none there.
+        let emptyAtRest: Set<String> = ["ingest_passes", "staged_updates"]
+        for (table, rows) in before.rows where !emptyAtRest.contains(table) {
+            #expect(!rows.isEmpty, "\(fixture): \(table) is empty")
+        }
 
         let database = try AppDatabase.open(path: path)
         let after = try await DatabaseQueue(path: path).read { db in
@@ -89,7 +93,9 @@ struct SchemaUpgradeTests {
         let logger = Logger(label: "walletwatch-test")
         let engine = Engine(storage: Storage(database), config: config, clock: .fixed(.at("2026-12-01T10:00:00Z")),
                             http: CurlHTTPClient(configuration: HTTPClientConfiguration(userAgent: "walletwatch-test"), logger: logger), logger: logger)
-        let count = { (table: String) in before.rows[table]?.count ?? -1 }
+        // From v4 on, transactions and assets are views over the tables ledger and asset_rows.
+        let underlying = ["transactions": "ledger", "assets": "asset_rows"]
+        let count = { (table: String) in (before.rows[table] ?? underlying[table].flatMap { before.rows[$0] })?.count ?? -1 }
         #expect(try engine.ledger.transactions().count == count("transactions"))
         let assets = try engine.ledger.assetOverviews()
         #expect(assets.count == count("assets"))

@@ -157,8 +157,10 @@ struct SchemaTests {
     func hdWalletsMigration() throws {
         let folder = TemporaryDirectory()
         let queue = try DatabaseQueue(path: folder.file("old.sqlite"), configuration: AppDatabase.makeConfiguration())
-        try AppDatabase.migrate(queue, upTo: "v5-completed-execution-digests")
+        // The v1 fixture writes tables that v4 turned into views: written before v4, then migrated to v5.
+        try AppDatabase.migrate(queue, upTo: "v3-ark-info-lifetime")
         try queue.write(Self.fixtures["v1-data-model"]!)
+        try AppDatabase.migrate(queue, upTo: "v5-completed-execution-digests")
         try Self.execute(queue, """
             INSERT INTO allocation_history (asset_id, goal_id, amount, timestamp, created_at, month_label, reason)
                 VALUES (1, 1, 30000, '2026-11-04T00:00:00.000Z', '2026-11-04T00:00:00.000Z', '2026-11', 'allocate');
