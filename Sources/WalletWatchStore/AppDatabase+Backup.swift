@@ -18,7 +18,8 @@ extension AppDatabase {
     /// appears half in it (the copy is read in one read transaction, which in WAL mode sees
     /// the last commit before it began). The copy is written to `destination.partial` (mode
     /// 0600), turned into a single file (rollback journal instead of WAL), checked with
-    /// `PRAGMA integrity_check`, and only then renamed to `destination`. So a failure (disk
+    /// `PRAGMA integrity_check`, and only then renamed to `destination`. What an ingest pass
+    /// had staged but not published is left out of the copy. So a failure (disk
     /// full, a damaged copy) leaves no file at `destination` and nothing else changed.
     /// - parameter replace: an existing file at `destination` is replaced; otherwise it is refused.
     public func backup(to destination: String, replace: Bool) async throws -> BackupCopy {
@@ -44,6 +45,10 @@ extension AppDatabase {
             // The backup copies the WAL flag of the live file: a copy is easier to keep, move and
             // restore as one file.
             try await copy.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+            // An ingest pass in progress when the copy was taken is invisible in it, and would
+            // stay there as rows no reader sees (until that source's next ingest, and a finding
+            // of `check` meanwhile): the copy leaves it out and holds what readers saw.
+            try await copy.write { db in try Self.dropPassesInProgress(db) }
             let integrity = try await copy.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }.joined(separator: "; ")
             try copy.close()
             guard integrity == "ok" else {
@@ -62,6 +67,17 @@ extension AppDatabase {
             }
             throw error
         }
+    }
+
+    /// Removes every pass that has not published, with what it staged (new rows, changes to
+    /// existing ones, a new asset): in a copy, no process will ever finish or abandon them.
+    static func dropPassesInProgress(_ db: Database) throws {
+        try db.execute(sql: """
+            DELETE FROM ledger WHERE pass IN (SELECT id FROM ingest_passes);
+            DELETE FROM staged_updates WHERE pass IN (SELECT id FROM ingest_passes);
+            DELETE FROM asset_rows WHERE pass IN (SELECT id FROM ingest_passes);
+            DELETE FROM ingest_passes;
+            """)
     }
 
     /// A backup over the live database (or its WAL, shared memory or journal) would destroy it.

@@ -158,6 +158,9 @@ struct BackupCLITests {
         #expect(liveAfter == "0", "the ingest committed before the backup was done (took \(took))")
         let copied = try await sqlite(folder.file("during.sqlite"), "SELECT COUNT(*) FROM transactions")
         #expect(copied == "0" || copied == "\(movements)", "a backup with half a pass: \(copied) rows")
+        // What the pass in progress had staged (invisible to readers) is not carried in the copy.
+        #expect(try await sqlite(folder.file("during.sqlite"), "SELECT COUNT(*) FROM ingest_passes") == "0")
+        #expect(try await sqlite(folder.file("during.sqlite"), "SELECT COUNT(*) FROM ledger") == copied)
 
         // Restored in place of a database, it passes check.
         let restored = TemporaryDirectory("walletwatch-restored")

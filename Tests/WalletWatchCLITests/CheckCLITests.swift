@@ -63,6 +63,15 @@ struct CheckCLITests {
         Breakage(name: "a completed month's digest removed",
                  sql: "DELETE FROM completed_execution_digests;",
                  checks: ["completed_months"], detail: ["2026-11", "no stored digest"]),
+        Breakage(name: "an ingest pass left by a process that is gone, with a row it staged",
+                 sql: """
+                     INSERT INTO ingest_passes (id, source, owner_pid, owner_started, started_at)
+                     VALUES (4242, 'ark', 2147483646, 1, '2026-11-21T11:59:00.000Z');
+                     INSERT INTO ledger (asset_id, txid, amount, type, status, direction, date, first_seen_at, last_updated, pass)
+                     SELECT id, 'manual:staged-by-a-dead-pass', 1000, 'manual', 'confirmed', 'incoming', '2026-11-21T11:59:00.000Z',
+                            '2026-11-21T11:59:00.000Z', '2026-11-21T11:59:00.000Z', 4242 FROM assets WHERE name = 'Cash';
+                     """,
+                 checks: ["ingest_passes"], detail: ["source 'ark'", "pid 2147483646", "no longer running", "left 1 staged row(s)"]),
         Breakage(name: "a page of an index overwritten with zeros",
                  sql: "", checks: ["integrity"], detail: ["Page", "btreeInitPage"]),
     ]

@@ -27,5 +27,5 @@ public struct Checkup: Sendable {
     }
 
     /// The names of the checks, in the order they run (what `check` says it looked at).
-    public static let checks = ["integrity", "foreign_keys", "schema", "allocation_history", "rule1_once", "completed_months", "manual_balance"]
+    public static let checks = ["integrity", "foreign_keys", "schema", "allocation_history", "rule1_once", "completed_months", "ingest_passes", "manual_balance"]
 }

@@ -12,8 +12,9 @@ struct CheckCommand: AsyncParsableCommand {
             the tables, indexes and triggers that guard the data are all there; each asset's \
             latest allocation-history row for a goal equals its current allocation; no manual \
             asset's balance is negative at any date; Rule 1 allocated each transaction at most \
-            once; and every completed month still matches the digest stored when it was \
-            completed. Each problem is one line naming the check and the rows; the command then \
+            once; every completed month still matches the digest stored when it was \
+            completed; and no ingest pass was left half-staged by a process that is gone (its \
+            rows are invisible and the next ingest of that source removes them). Each problem is one line naming the check and the rows; the command then \
             exits 1. It reads one consistent snapshot and changes nothing (a backup checked with \
             --db stays byte for byte as it was; a database of an older version is upgraded \
             first), so it can run beside the daemon.
