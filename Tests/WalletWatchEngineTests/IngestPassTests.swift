@@ -51,6 +51,15 @@ struct IngestPassTests {
         #expect(full.ok && full.counts.updated == 1)
         #expect(try world.database.transactions(txid: "ark:ark:5")[0].transaction.amount != 1)
 
+        // The asset's rows gone (by hand: walletwatch deletes only manual entries): the same
+        // history is no longer what is stored, so it is decoded and stored again.
+        let stored = try world.database.transactions(TransactionFilter(asset: "Ark wallet")).count
+        try await world.database.writer.write { db in
+            try db.execute(sql: "DELETE FROM ledger WHERE asset_id = (SELECT id FROM assets WHERE name = 'Ark wallet')")
+        }
+        let emptied = try await world.engine(now: "2026-11-21T12:06:30Z").ingestor.ingest(sources: ["ark"])[0]
+        #expect(emptied.ok && emptied.counts.new == stored)
+
         // A history that did change is decoded and compared whole.
         try await world.database.writer.write { db in try db.execute(sql: "UPDATE ledger SET amount = 1 WHERE txid = 'ark:ark:5'") }
         _ = try await world.simulator.updateMovement(id: 12, in: "ark", MovementUpdate(status: .successful))
