@@ -31,8 +31,8 @@ final class NotifyWorld: @unchecked Sendable {
     }
 
     /// An engine on the world's database whose clock is the test's, with `target` configured.
-    func engine(targets: [NotifyConfig]? = nil, attemptTimeout: Duration = .seconds(5)) throws -> Engine {
-        var config = AppConfig(file: world.folder.file("walletwatch.toml"), database: world.databasePath, sources: world.sources(),
+    func engine(targets: [NotifyConfig]? = nil, attemptTimeout: Duration = .seconds(5), sources: [SourceConfig]? = nil) throws -> Engine {
+        var config = AppConfig(file: world.folder.file("walletwatch.toml"), database: world.databasePath, sources: sources ?? world.sources(),
                                notify: targets ?? [target])
         config.rates = RatesConfig(provider: .static, currencies: [.usd], staticRates: [CurrencyPair(base: .btc, quote: .usd): 60000])
         let logger = world.logs.logger(label: "test")
@@ -248,6 +248,34 @@ struct NotifierTests {
         #expect(reached["goal"] as? String == "Bike" && reached["funded"] as? Int == 55_000 && reached["target"] as? Int == 50_000
                 && reached["currency"] as? String == "USD")
         #expect(notify.receiver.acknowledged.allSatisfy { $0.header("x-walletwatch-signature") == nil }, "no secret_file: no signature")
+    }
+
+    @Test("month complete announces each goal whose plan the month met, in the completion's write")
+    func monthGoalClosed() async throws {
+        let notify = try await NotifyWorld()
+        let target = NotifyConfig(name: "phone", url: notify.receiver.url, events: [.monthGoalClosed])
+        notify.set(.at("2026-10-01T00:00:00Z"))
+        let engine = try notify.engine(targets: [target], sources: [])
+        _ = try engine.ledger.addManualAsset(name: "Cash", currency: .usd)
+        _ = try engine.goals.add(name: "Trip", currency: .usd, target: Money(minorUnits: 300_00, currency: .usd), deadline: Day("2026-11-30"))
+        _ = try engine.goals.add(name: "Car", currency: .usd, target: Money(minorUnits: 5_000_00, currency: .usd), deadline: Day("2026-11-30"))
+        _ = try engine.allocations.allocate(asset: "Cash", assignments: [("Trip", "100%")])
+        notify.set(.at("2026-11-01T00:00:00Z"))
+        _ = try await engine.month.start()
+        notify.set(.at("2026-11-10T00:00:00Z"))
+        _ = try engine.ledger.addTransaction(asset: "Cash", amount: "300", date: nil, note: nil)
+        #expect(try notify.log().isEmpty, "nothing until the month completes")
+        notify.set(.at("2026-11-28T00:00:00Z"))
+        let (closed, _) = try await engine.month.complete()
+        #expect(closed.state == .closed)
+        #expect(try notify.log().map(\.event) == ["month.goal_closed"], "Trip's plan was met, Car's was not")
+        try await notify.receiver.start()
+        await notify.deliverDue(engine, to: target)
+        let event = try #require(notify.receiver.acknowledged.first)
+        let data = try #require(try Self.body(event)["data"] as? [String: Any])
+        #expect(data["month"] as? String == "2026-11" && data["goal"] as? String == "Trip" && data["planned"] as? Int == 300_00
+                && data["contributed"] as? Int == 300_00 && data["currency"] as? String == "USD", "\(data)")
+        #expect(try Self.body(event)["at"] as? String == "2026-11-28T00:00:00.000Z")
     }
 
     @Test("a target that answers slowly never holds up an ingest; each target keeps its own pace")
