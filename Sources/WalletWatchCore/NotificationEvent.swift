@@ -11,6 +11,7 @@ public struct NotificationEvent: Hashable, Sendable {
     /// The event's details: an object whose fields CLI.md ("Webhook request") lists per event.
     public let data: JSONValue
 
+    /// The event `name` at `at`, with `data` (an object).
     public init(_ name: Name, at: Instant, data: JSONValue) {
         self.name = name
         self.at = at

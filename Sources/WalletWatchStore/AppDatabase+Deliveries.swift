@@ -5,13 +5,17 @@ import WalletWatchCore
 public struct PendingDelivery: Sendable, Hashable {
     /// The event's place in the outbox; a target's deliveries go out in this order.
     public let seq: Int64
+    /// The `[[notify]]` entry it goes to.
     public let target: String
     /// The event's id (`X-Walletwatch-Delivery`).
     public let id: String
+    /// The event's name.
     public let event: String
+    /// When the event happened.
     public let at: Instant
     /// The event's data as the JSON text it was written with.
     public let data: String
+    /// Attempts made so far.
     public let attempts: Int
     /// The first attempt's time: retries stop 24 hours after it.
     public let firstAttemptAt: Instant?

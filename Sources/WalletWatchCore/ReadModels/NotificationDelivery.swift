@@ -12,6 +12,7 @@ public struct NotificationDelivery: Hashable, Sendable {
 
     /// The event's id (`X-Walletwatch-Delivery`).
     public let id: String
+    /// The event's name (`transaction.new`...).
     public let event: String
     /// The `[[notify]]` entry's name.
     public let target: String
@@ -26,6 +27,7 @@ public struct NotificationDelivery: Hashable, Sendable {
     /// When the next attempt is due (pending deliveries that failed before).
     public let nextAttemptAt: Instant?
 
+    /// A delivery as the outbox holds it.
     public init(id: String, event: String, target: String, status: Status, attempts: Int, createdAt: Instant,
                 deliveredAt: Instant?, lastError: String?, nextAttemptAt: Instant? = nil) {
         self.id = id

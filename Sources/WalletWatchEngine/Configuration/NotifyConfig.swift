@@ -5,6 +5,7 @@ import WalletWatchCore
 public struct NotifyConfig: Sendable, Equatable {
     /// How the target is reached; only webhooks so far.
     public enum Kind: String, Sendable, Equatable {
+        /// An HTTP POST of each event to `url`.
         case webhook
     }
 
@@ -19,6 +20,7 @@ public struct NotifyConfig: Sendable, Equatable {
     /// The events the target receives (all of them unless the entry lists some).
     public var events: Set<NotificationEvent.Name>
 
+    /// An entry as the config writes it; by default it receives every event.
     public init(name: String, kind: Kind = .webhook, url: String, secretFile: String? = nil,
                 events: Set<NotificationEvent.Name> = Set(NotificationEvent.Name.subscribable)) {
         self.name = name
