@@ -58,8 +58,9 @@ let package = Package(
         // Crypto: the SHA-256 digest that proves a completed month unchanged (`walletwatch check`).
         .target(name: "WalletWatchStore", dependencies: ["WalletWatchCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift"), "CSQLiteTuning", crypto]),
         .target(name: "WalletWatchNet", dependencies: ["CCurl", logging]),
-        // Bitcoin: an HD wallet's derived scripts and Esplora's scripthash keys.
-        .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchNet"]),
+        // Bitcoin: an HD wallet's derived scripts and Esplora's scripthash keys. Crypto: the
+        // HMAC-SHA256 that signs a webhook's body.
+        .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchNet", crypto]),
         .target(
             name: "WalletWatchEngine",
             // Crypto: SHA-256 of a downloaded barkd history, to recognise an unchanged one.
@@ -84,7 +85,8 @@ let package = Package(
         .executableTarget(name: "walletwatch-bench", dependencies: ["WalletWatchCore", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet"]),
 
         // Helpers shared by the test targets: temporary folders, running the built binaries.
-        .target(name: "TestSupport", dependencies: ["WalletWatchCore", logging], path: "Tests/TestSupport"),
+        // Hummingbird: the webhook receiver that notification tests send to.
+        .target(name: "TestSupport", dependencies: ["WalletWatchCore", logging, hummingbird], path: "Tests/TestSupport"),
         .testTarget(
             name: "WalletWatchCoreTests",
             dependencies: ["WalletWatchCore", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -104,7 +106,7 @@ let package = Package(
                            "TestSupport", grdb, hummingbird, logging, .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "WalletWatchPresentationTests", dependencies: ["WalletWatchPresentation", "WalletWatchEngine", "WalletWatchCore"]),
+        .testTarget(name: "WalletWatchPresentationTests", dependencies: ["WalletWatchPresentation", "WalletWatchEngine", "WalletWatchCore", "TestSupport"]),
         .testTarget(
             name: "WalletWatchWebTests",
             dependencies: ["WalletWatchWeb", "WalletWatchPresentation", "WalletWatchEngine", "WalletWatchStore", "WalletWatchNet", "WalletWatchSim", "TestSupport",

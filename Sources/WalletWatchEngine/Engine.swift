@@ -57,11 +57,17 @@ public struct Engine: Sendable {
     public let checkup: Checkup
     /// `walletwatch doctor`: the config, the database, each source, the rate provider, file modes.
     public let doctor: Doctor
+    /// Webhook notifications: the config's targets, the outbox's delivery, `notify test` and `log`.
+    public let notifier: Notifier
 
     /// - parameter warn: where a warning goes that is no log line (a token file others can
     ///   read): the command line prints `warning: ...`; by default it is logged.
+    /// - parameter webhookHTTP: the client webhooks are sent with (by default `http`): one of
+    ///   their own keeps slow targets off the sources' transfer threads.
+    /// - parameter deliveryTiming: the outbox's backoff and timeouts (tests shorten them).
     public init(storage: Storage, config: AppConfig, clock: WallClock, http: any HTTPClient, logger: Logger,
-                warn: (@Sendable (String) -> Void)? = nil) {
+                warn: (@Sendable (String) -> Void)? = nil, webhookHTTP: (any HTTPClient)? = nil,
+                deliveryTiming: DeliveryTiming = DeliveryTiming()) {
         let database = storage.database
         self.storage = storage
         self.config = config
@@ -92,5 +98,7 @@ public struct Engine: Sendable {
         backupSchedule = BackupSchedule(backups: backups, clock: clock, logger: logger, everyHours: config.backup.everyHours)
         checkup = Checkup(database: database)
         doctor = Doctor(database: database, config: config, clock: clock, http: http, rates: rates, backups: backups)
+        notifier = Notifier(database: database, config: config, clock: clock, http: webhookHTTP ?? http, secretFiles: secretFiles,
+                            logger: logger, timing: deliveryTiming)
     }
 }

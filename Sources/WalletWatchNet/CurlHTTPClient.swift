@@ -76,6 +76,7 @@ public final class CurlHTTPClient: HTTPClient {
             maxRedirects: max(0, configuration.maxRedirects),
             userAgent: configuration.userAgent
         )
+        let retries = max(0, request.retries ?? policy.retries)
         var retry = 0
         while true {
             let transfer = CurlTransfer(request: request, limits: limits, sink: sink)
@@ -87,19 +88,19 @@ public final class CurlHTTPClient: HTTPClient {
             }
             switch result.outcome {
             case .response(let head, let body):
-                guard retry < policy.retries, RetryPolicy.retryableStatuses.contains(head.status) else {
+                guard retry < retries, RetryPolicy.retryableStatuses.contains(head.status) else {
                     logger.debug("\(request.method.rawValue) \(URLRedaction.redact(request.url)): HTTP \(head.status)")
                     return (head, body)
                 }
                 retry += 1
-                try await pause(transfer, retry: retry, reason: "HTTP \(head.status)",
+                try await pause(transfer, retry: retry, of: retries, reason: "HTTP \(head.status)",
                                 delay: policy.delay(after: head, beforeRetry: retry))
             case .failure(let error, let bodyReachedConsumer):
                 // A timeout is not retried: a source that is slow now is cut off after one
                 // timeout, not after retries + 1 of them. Neither is a stream that has begun.
-                guard error.isRetryable, !bodyReachedConsumer, retry < policy.retries else { throw error }
+                guard error.isRetryable, !bodyReachedConsumer, retry < retries else { throw error }
                 retry += 1
-                try await pause(transfer, retry: retry, reason: error.detail, delay: policy.backoff(beforeRetry: retry))
+                try await pause(transfer, retry: retry, of: retries, reason: error.detail, delay: policy.backoff(beforeRetry: retry))
             case .consumerFailed(let error):
                 throw error
             }
@@ -107,11 +108,11 @@ public final class CurlHTTPClient: HTTPClient {
     }
 
     /// Logs the coming retry and waits for it, in the calling task.
-    private func pause(_ transfer: CurlTransfer, retry: Int, reason: String, delay: Duration) async throws {
+    private func pause(_ transfer: CurlTransfer, retry: Int, of retries: Int, reason: String, delay: Duration) async throws {
         counters.withLock { $0.retries += 1 }
         let request = transfer.request
         logger.notice(
-            "\(request.method.rawValue) \(URLRedaction.redact(request.url)): attempt \(retry) of \(policy.retries + 1) failed (\(reason)); retrying in \(delay.shortDescription)",
+            "\(request.method.rawValue) \(URLRedaction.redact(request.url)): attempt \(retry) of \(retries + 1) failed (\(reason)); retrying in \(delay.shortDescription)",
             metadata: [
                 "http.method": "\(request.method.rawValue)",
                 "http.url": "\(URLRedaction.redact(request.url))",

@@ -59,9 +59,12 @@ public struct HTTPRequest: Sendable {
     public var timeout: Duration?
     /// Overrides the client's maximum response size.
     public var maxResponseBytes: Int?
+    /// Overrides the client's retries after the first attempt (a webhook delivery makes one
+    /// attempt: its outbox retries on its own schedule).
+    public var retries: Int?
 
     public init(method: HTTPMethod = .get, url: String, headers: [HTTPHeader] = [], bearerToken: BearerToken? = nil,
-                body: [UInt8]? = nil, timeout: Duration? = nil, maxResponseBytes: Int? = nil) {
+                body: [UInt8]? = nil, timeout: Duration? = nil, maxResponseBytes: Int? = nil, retries: Int? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -69,6 +72,7 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
+        self.retries = retries
     }
 }
 

@@ -105,6 +105,7 @@ extension AppDatabase {
                 try Self.writeTarget(db, assetID: assetID, goalID: goal.id!, amount: amount, at: now, now: now,
                                      reason: .allocate, keepZero: keepZero)
             }
+            try Self.announceReachedGoals(now: now, in: db)
             try Self.bumpChangeCounter(db)
             return try Self.assetOverviews(db).first { $0.asset.id == assetID }!
         }
@@ -162,6 +163,7 @@ extension AppDatabase {
                 throw Refusal("the asset's targets would total \(total) minor units, above its balance of \(balance); nothing changed")
             }
             try Self.writeTarget(db, assetID: assetID, goalID: goalID, amount: raised, at: now, now: now, reason: .closeGoal)
+            try Self.announceReachedGoals(now: now, in: db)
             try Self.bumpChangeCounter(db)
             return raised
         }

@@ -2,12 +2,14 @@ import GRDB
 import WalletWatchCore
 
 extension AppDatabase {
-    /// Records a failed pass: only its `ingest_runs` row, with the one-line reason.
+    /// Records a failed pass: its `ingest_runs` row, with the one-line reason, and the
+    /// source's run of failures (`source.failing` at the third in a row), in one transaction.
     public func recordIngestFailure(source: String, startedAt: Instant, finishedAt: Instant, error: String) async throws {
         _ = try await write { db in
             try db.execute(sql: """
                 INSERT INTO ingest_runs (source, started_at, finished_at, ok, error) VALUES (?, ?, ?, 0, ?)
                 """, arguments: [source, startedAt, finishedAt, error])
+            try Self.recordPassFailed(source: source, error: error, now: finishedAt, in: db)
         }
     }
 

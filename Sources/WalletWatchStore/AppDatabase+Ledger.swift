@@ -23,10 +23,15 @@ extension AppDatabase {
                 assetID: assetID, txid: txid, amount: minor, type: .manual, status: .confirmed,
                 date: entry.date, note: note, firstSeenAt: now, lastUpdated: now)
             try LedgerRow(transaction: transaction).insert(db)
-            // A manual entry follows Rule 1 like an ingested one, in the same transaction.
+            // A manual entry follows Rule 1 like an ingested one, in the same transaction, and
+            // so do its notifications (a manual entry itself is announced to nobody: the user
+            // made it).
+            let historyBefore = try Self.lastHistoryID(db)
             if try Self.applyRule1(db, to: [NewlyConfirmed(assetID: assetID, txid: txid, amount: minor, date: entry.date)], now: now) > 0 {
                 transaction.rule1AppliedAt = now
             }
+            try Self.announceAutoAllocations(after: historyBefore, now: now, in: db)
+            try Self.announceReachedGoals(now: now, in: db)
             try Self.bumpChangeCounter(db)
             return try Self.listing(db, transaction: transaction, asset: asset)
         }
@@ -52,6 +57,7 @@ extension AppDatabase {
             if let note = edit.note { transaction.note = note }
             transaction.lastUpdated = now
             try LedgerRow(transaction: transaction).updateStored(db)
+            try Self.announceReachedGoals(now: now, in: db)
             try Self.bumpChangeCounter(db)
             asset = try Self.findAsset(db, named: asset.name)
             return try Self.listing(db, transaction: transaction, asset: asset)

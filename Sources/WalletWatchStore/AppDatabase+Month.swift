@@ -140,7 +140,8 @@ extension AppDatabase {
         }
     }
 
-    /// Closes an executing month, freezing its figures.
+    /// Closes an executing month, freezing its figures, and announces the goals it closed
+    /// (`month.goal_closed`).
     public func completeExecution(month: MonthLabel, data: CompletedExecutionData, canUndoUntil: Instant) throws -> ExecutionRecord {
         try write { db in
             let record = try Self.requireRecord(db, month: month, state: .executing, action: "complete")
@@ -151,6 +152,14 @@ extension AppDatabase {
             try db.execute(sql: "UPDATE execution_records SET status = 'closed', completed_at = ?, can_undo_until = ? WHERE id = ?",
                            arguments: [data.completedAt, canUndoUntil, record.id])
             try CompletedMonthDigest.store(db, recordID: record.id)
+            // Each goal whose month closed (its plan met: nothing remaining) is announced with the
+            // month's completion, in its transaction.
+            for goal in data.goals where goal.planned > 0 && goal.remaining == 0 {
+                try Self.enqueue(NotificationEvent(.monthGoalClosed, at: data.completedAt, data: .object([
+                    "month": .string(month.description), "goal": .string(goal.name), "planned": .int(goal.planned),
+                    "contributed": .int(goal.contributed), "currency": .string(goal.currency.code),
+                ])), in: db)
+            }
             try Self.bumpChangeCounter(db)
             return try Self.record(db, month: month)!
         }

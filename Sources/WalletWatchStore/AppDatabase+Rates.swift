@@ -6,7 +6,8 @@ extension AppDatabase {
     /// Stores fetched rates as the latest of their pairs and appends them to the history.
     /// Rates do not move the change counter: cached figures follow rates by their own rule
     /// (dropped when a rate moves by more than 1%). A rate that is not positive is refused
-    /// and nothing is stored: a price API's "no price" (-1, 0) is never a rate.
+    /// and nothing is stored: a price API's "no price" (-1, 0) is never a rate. A goal that the
+    /// new rates fund to its target is announced (`goal.reached`) in the same transaction.
     public func saveRates(_ rates: [ExchangeRate]) async throws {
         try Self.requirePositive(rates.map { ($0.pair, $0.rate, $0.provider) })
         try await write { db in
@@ -20,6 +21,7 @@ extension AppDatabase {
                 try db.execute(sql: "INSERT INTO rate_history (base, quote, rate, fetched_at, provider) VALUES (?, ?, ?, ?, ?)",
                                arguments: arguments)
             }
+            if let now = rates.map(\.fetchedAt).max() { try Self.announceReachedGoals(now: now, in: db) }
         }
     }
 

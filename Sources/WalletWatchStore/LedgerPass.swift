@@ -30,6 +30,9 @@ public struct LedgerPass: Sendable {
     private var updates: [PendingUpdate] = []
     private var counts = IngestCounts()
     private var newlyConfirmed: [NewlyConfirmed] = []
+    /// The transaction events this pass will write when it publishes (an asset's first pass,
+    /// which stores its history, announces no `transaction.new`).
+    private var notices: [TransactionNotice] = []
     /// The staging write in progress: it runs while the caller decodes and compares the next
     /// batch, and is awaited before the next one starts (one writer, in order).
     private var staging: Task<StagingOutcome, any Error>?
@@ -83,9 +86,14 @@ public struct LedgerPass: Sendable {
             state.pendingNotReported?.remove(observed.txid)
             guard let row else {
                 inserts.append(PendingInsert(kind: asset.kind, observed: observed))
+                if state.hadRows { notices.append(TransactionNotice(kind: asset.kind, event: .transactionNew, txid: observed.txid)) }
                 continue
             }
             guard let change = row.change(to: observed) else { continue }
+            if row.status != observed.status.rawValue, observed.status != .pending {
+                notices.append(TransactionNotice(kind: asset.kind, event: observed.status == .confirmed ? .transactionConfirmed : .transactionFailed,
+                                                 txid: observed.txid))
+            }
             updates.append(PendingUpdate(kind: asset.kind, change: change))
             counts.updated += 1
             if change.becameConfirmed, state.tracksRule1, let assetID = state.id {
@@ -150,6 +158,7 @@ public struct LedgerPass: Sendable {
         try await finishStaging()
         let (pass, owner, now, source) = (id, owner, now, source)
         let (inserts, updates, assets, counts, newlyConfirmed) = (inserts, updates, assets, counts, newlyConfirmed)
+        let notices = notices
         return try await database.write { db in
             // Deleting the claim first makes everything staged visible inside this transaction.
             try db.execute(sql: "DELETE FROM ingest_passes WHERE id = ? AND owner_pid = ? AND owner_started = ?",
@@ -172,16 +181,27 @@ public struct LedgerPass: Sendable {
             newlyConfirmed += published.newlyConfirmed
             try statements.applyStagedUpdates(pass: pass, now: now)
             for update in updates { try statements.update(update.change, assetID: ids[update.kind]!, now: now) }
+            var notices = notices
             for (kind, state) in assets where state.marksVanished {
                 for txid in (state.pendingNotReported ?? []).sorted() {
                     try db.execute(sql: "UPDATE ledger SET status = 'failed', last_updated = ? WHERE txid = ? AND asset_id = ?",
                                    arguments: [now, txid, ids[kind]!])
                     counts.dropped += 1
+                    notices.append(TransactionNotice(kind: kind, event: .transactionFailed, txid: txid))
                 }
             }
             var publication = PassPublication(db: db, source: source, now: now)
             try body(&publication)
+            // The pass's events commit with it (SPEC.md section 18): what it found, then what
+            // Rule 1 and 1b allocated, then the goals that reached their targets.
+            try AppDatabase.announce(notices, assets: ids, names: assets.mapValues(\.name), now: now, in: db)
+            let historyBefore = try AppDatabase.lastHistoryID(db)
             counts.autoAllocated = try AppDatabase.applyRule1(db, to: newlyConfirmed, now: now)
+            try AppDatabase.announceAutoAllocations(after: historyBefore, now: now, in: db)
+            if counts.new + counts.updated + counts.dropped + counts.autoAllocated > 0 {
+                try AppDatabase.announceReachedGoals(now: now, in: db)
+            }
+            try AppDatabase.recordPassSucceeded(source: source, now: now, in: db)
             try db.execute(sql: """
                 INSERT INTO ingest_runs (source, started_at, finished_at, ok, new, updated, dropped, auto_allocated, error)
                 VALUES (?, ?, ?, 1, ?, ?, ?, ?, NULL)

@@ -38,6 +38,7 @@ struct WalletWatch: AsyncParsableCommand {
             BackupCommand.self,
             CheckCommand.self,
             DoctorCommand.self,
+            NotifyCommand.self,
         ]
     )
 

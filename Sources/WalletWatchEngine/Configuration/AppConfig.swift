@@ -18,10 +18,12 @@ public struct AppConfig: Sendable, Equatable {
     public var http: HTTPConfig
     public var serve: ServeConfig
     public var backup: BackupConfig
+    /// The `[[notify]]` webhook targets, in the file's order.
+    public var notify: [NotifyConfig]
 
     public init(file: String?, database: String, balanceCacheSeconds: Int = 300, timeZone: String? = nil,
                 sources: [SourceConfig] = [], rates: RatesConfig = RatesConfig(), http: HTTPConfig = HTTPConfig(),
-                serve: ServeConfig = ServeConfig(), backup: BackupConfig = BackupConfig()) {
+                serve: ServeConfig = ServeConfig(), backup: BackupConfig = BackupConfig(), notify: [NotifyConfig] = []) {
         self.file = file
         self.database = database
         self.balanceCacheSeconds = balanceCacheSeconds
@@ -31,6 +33,7 @@ public struct AppConfig: Sendable, Equatable {
         self.http = http
         self.serve = serve
         self.backup = backup
+        self.notify = notify
     }
 
     /// The configured source called `name`.

@@ -113,6 +113,11 @@ public enum ConfigLoader {
                     keep: try backup.int("keep", in: 1...10_000) ?? 7)
                 try backup.rejectUnknownKeys()
             }
+            config.notify = try reader.tables("notify").map { try notifyTarget($0, folder: folder) }
+            var targets: Set<String> = []
+            for (index, target) in config.notify.enumerated() where !targets.insert(target.name).inserted {
+                throw ConfigError(file: file, message: "notify[\(index + 1)].name '\(target.name)' is used twice; each [[notify]] entry needs its own name")
+            }
             try reader.rejectUnknownKeys()
             return config
         } catch let error as ConfigError {

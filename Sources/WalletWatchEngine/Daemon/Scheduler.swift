@@ -8,7 +8,8 @@ import WalletWatchSources
 /// long poll wakes its source at once when a movement is created or updated; rates refreshed
 /// on their own interval; the daily price history backfilled at start and topped up on each
 /// new UTC day (a failure is logged and retried later, never fatal); backups made on
-/// `[backup] every_hours` (``BackupSchedule``).
+/// `[backup] every_hours` (``BackupSchedule``); the notifications outbox delivered to each
+/// `[[notify]]` target beside all this (``Notifier``), never holding up an ingest.
 ///
 /// Graceful shutdown (SIGINT/SIGTERM) stops new work and wakes every waiting loop; an ingest
 /// already running finishes its pass (or, cut off, gives it up and leaves nothing of it): the
@@ -55,6 +56,7 @@ public struct Scheduler: Service {
         let rateWakeup = Wakeup()
         let backfillWakeup = Wakeup()
         let backupWakeup = Wakeup()
+        let notifyWakeup = Wakeup()
         engine.logger.info("daemon started", metadata: ["sources": "\(sources.map(\.name).joined(separator: ","))"])
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
@@ -70,6 +72,9 @@ public struct Scheduler: Service {
                 group.addTask {
                     await engine.backupSchedule.run(stopping: { stopping }, pause: { await backupWakeup.wait(for: $0) })
                 }
+                group.addTask {
+                    await engine.notifier.run(stopping: { Self.isStopping }, pause: { await notifyWakeup.wait(for: $0) })
+                }
                 // The daemon lasts until it is told to stop, even with nothing to schedule (no
                 // sources, static rates): `serve` must keep its web view up for manual assets.
                 group.addTask { try? await gracefulShutdown() }
@@ -81,12 +86,15 @@ public struct Scheduler: Service {
                 await rateWakeup.fire()
                 await backfillWakeup.fire()
                 await backupWakeup.fire()
+                await notifyWakeup.fire()
             }
         }
         engine.logger.info("daemon stopped")
     }
 
-    private var stopping: Bool { Task.isShuttingDownGracefully || Task.isCancelled }
+    private var stopping: Bool { Self.isStopping }
+
+    private static var isStopping: Bool { Task.isShuttingDownGracefully || Task.isCancelled }
 
     private func ingestLoop(_ source: SourceConfig, wakeup: Wakeup) async {
         var failures = 0

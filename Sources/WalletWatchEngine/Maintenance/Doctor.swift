@@ -111,7 +111,8 @@ public struct Doctor: Sendable {
         return DoctorCheck(name: "backups", ok: true, detail: summary)
     }
 
-    /// The files with private data: the database (and its WAL), the config, every token file.
+    /// The files with private data: the database (and its WAL), the config, every token file
+    /// and webhook secret file.
     /// Others may not read or change any of them.
     func modeChecks() -> [DoctorCheck] {
         var files: [(what: String, path: String)] = []
@@ -126,6 +127,9 @@ public struct Doctor: Sendable {
             if case .file(let path) = source.token { files.append(("source \(source.name) token_file", path)) }
         }
         if let token = config.serve.tokenFile { files.append(("[serve] token_file", token)) }
+        for target in config.notify {
+            if let secret = target.secretFile { files.append(("notify \(target.name) secret_file", secret)) }
+        }
         return files.map { file in
             DoctorCheck.mode(of: file.path, named: "mode of \(file.what)")
         }

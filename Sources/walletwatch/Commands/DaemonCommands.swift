@@ -18,7 +18,9 @@ struct RunCommand: AsyncParsableCommand {
             after a success. barkd's notifications trigger an ingest of that source at once. \
             Rates are refreshed every max_age_seconds. With [backup] every_hours set, a backup \
             is made whenever the newest in [backup] folder is that old, and the folder keeps \
-            the newest [backup] keep. Logs go to stderr (level info; set \
+            the newest [backup] keep. With [[notify]] entries it also sends their webhooks \
+            from the outbox, in order per target, retrying for 24 h (`walletwatch notify \
+            --help`); a slow target never delays an ingest. Logs go to stderr (level info; set \
             WALLETWATCH_LOG_LEVEL). SIGINT or SIGTERM stop it cleanly: no new work starts and a \
             running ingest finishes its write (or rolls it back). Config/walletwatch.service \
             runs `serve` (this plus the web view) as a system service.

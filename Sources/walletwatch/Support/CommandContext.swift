@@ -34,8 +34,43 @@ struct CommandContext {
         var logger = Logger(label: label)
         logger.logLevel = LogSetup.configuredLevel ?? logLevel
         let http = CurlHTTPClient(configuration: httpConfiguration(httpLimits ?? config.http), logger: logger)
-        return CommandContext(engine: Engine(storage: storage, config: config, clock: clock, http: http, logger: logger,
-                                             warn: { Output.warning($0) }))
+        // Webhooks on a client of their own: a slow target never holds a source's transfer
+        // thread. The outbox retries on its own schedule; the timeout is the request's.
+        let webhookHTTP = config.notify.isEmpty ? nil
+            : CurlHTTPClient(configuration: webhookConfiguration(), logger: logger, maximumConcurrentTransfers: max(1, config.notify.count))
+        let engine = Engine(storage: storage, config: config, clock: clock, http: http, logger: logger, warn: { Output.warning($0) },
+                            webhookHTTP: webhookHTTP, deliveryTiming: try deliveryTiming())
+        // Any command may write events (an ingest, a transaction, the month): the targets the
+        // config names are in the database before it does.
+        // A database this command cannot write (a read-only copy) still answers reads.
+        if !readOnly {
+            do { try engine.notifier.registerTargets() } catch {
+                Output.warning("the [[notify]] targets could not be recorded in the database: \((error as? any Classified)?.description ?? "\(error)")")
+            }
+        }
+        return CommandContext(engine: engine)
+    }
+
+    /// The webhook client: no retries of its own, small answers, connecting within 5 s.
+    static func webhookConfiguration() -> HTTPClientConfiguration {
+        HTTPClientConfiguration(connectTimeout: .seconds(5), timeout: .seconds(10), maxResponseBytes: 1 << 20, retries: 0,
+                                userAgent: "walletwatch/\(WalletWatchVersion.current)")
+    }
+
+    /// The environment variable that sets a webhook attempt's timeout in seconds (default 10).
+    static let webhookTimeoutKey = "WALLETWATCH_WEBHOOK_TIMEOUT_SECONDS"
+
+    /// The outbox's timing: SPEC.md section 18's backoff; the attempt timeout from
+    /// `WALLETWATCH_WEBHOOK_TIMEOUT_SECONDS` when set.
+    static func deliveryTiming(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DeliveryTiming {
+        var timing = DeliveryTiming()
+        if let text = environment[webhookTimeoutKey], !text.isEmpty {
+            guard let seconds = Int(text), (1...300).contains(seconds) else {
+                throw UsageError("\(webhookTimeoutKey)='\(text)' is not accepted; give whole seconds from 1 to 300")
+            }
+            timing.attemptTimeout = .seconds(seconds)
+        }
+        return timing
     }
 
     /// The environment variable that shortens (or lengthens) how long a write waits for
