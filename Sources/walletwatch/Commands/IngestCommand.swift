@@ -46,6 +46,9 @@ struct IngestCommand: AsyncParsableCommand {
             }
             Output.lines(table.render())
         }
+        // A periodic `ingest` is how a daemon-less setup keeps its saving plans: due dates
+        // handled, reminders decided by the deposits just stored (even when a source failed).
+        SavingPlanOutput.report(try context.engine.savingPlans.catchUp(), json: output.json)
         let failed = reports.filter { !$0.ok }
         for report in failed { Output.error(report.error ?? "source '\(report.source)' failed") }
         if !failed.isEmpty { throw ExitCode(1) }
