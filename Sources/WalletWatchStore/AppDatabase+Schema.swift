@@ -113,6 +113,52 @@ extension AppDatabase {
                 END;
                 """)
         }
+        // Notifications (SPEC.md section 18): the outbox. An event is one row, written in the
+        // transaction of its cause, with one delivery row per target subscribed to it then
+        // (`notify_subscriptions` mirrors the config's `[[notify]]` entries); a target's
+        // deliveries go out in the events' order (`seq`). Each source's run of failed passes
+        // is kept beside, written with its `ingest_runs` row, for `source.failing`/`recovered`,
+        // and the goals whose `goal.reached` was sent (once per goal).
+        migrator.registerMigration("v7-notify-outbox") { db in
+            try db.execute(sql: """
+                CREATE TABLE notify_subscriptions (
+                    target TEXT NOT NULL,
+                    event TEXT NOT NULL,
+                    PRIMARY KEY (target, event)
+                ) WITHOUT ROWID;
+                CREATE TABLE notify_events (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id TEXT NOT NULL UNIQUE,
+                    event TEXT NOT NULL,
+                    at TEXT NOT NULL,
+                    data TEXT NOT NULL,
+                    created_at TEXT NOT NULL
+                );
+                CREATE TABLE notify_deliveries (
+                    event_seq INTEGER NOT NULL REFERENCES notify_events(seq) ON DELETE CASCADE,
+                    target TEXT NOT NULL,
+                    status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+                    attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+                    first_attempt_at TEXT,
+                    next_attempt_at TEXT,
+                    delivered_at TEXT,
+                    last_error TEXT,
+                    PRIMARY KEY (target, event_seq)
+                ) WITHOUT ROWID;
+                CREATE INDEX notify_deliveries_pending ON notify_deliveries(target, event_seq) WHERE status = 'pending';
+                CREATE INDEX notify_deliveries_by_event ON notify_deliveries(event_seq);
+                CREATE TABLE source_failures (
+                    source TEXT PRIMARY KEY NOT NULL,
+                    consecutive INTEGER NOT NULL CHECK (consecutive >= 0),
+                    last_error TEXT,
+                    failing_notified INTEGER NOT NULL DEFAULT 0 CHECK (failing_notified IN (0, 1))
+                ) WITHOUT ROWID;
+                CREATE TABLE notify_goals_reached (
+                    goal_id INTEGER PRIMARY KEY REFERENCES goals(id) ON DELETE CASCADE,
+                    reached_at TEXT NOT NULL
+                );
+                """)
+        }
         // Regular saving plans (SPEC.md section 19). Each due date a plan has handled is one
         // occurrence, keyed by (plan, due): the key makes "each date once" the database's rule,
         // and an automatic plan's occurrence is written in the transaction that records its

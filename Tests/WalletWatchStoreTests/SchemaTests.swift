@@ -19,6 +19,8 @@ struct SchemaTests {
         "completed_execution_digests",
         // HD wallets: their watched addresses and the payments to reserved ones.
         "derived_addresses", "reserved_receipts",
+        // Notifications: the outbox, who subscribes to what, each source's failed passes, goals reached.
+        "notify_subscriptions", "notify_events", "notify_deliveries", "source_failures", "notify_goals_reached",
     ]
     /// Readers see assets and transactions through views that leave out unpublished passes.
     static let views: Set<String> = ["assets", "transactions"]
