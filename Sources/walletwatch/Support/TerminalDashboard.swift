@@ -33,7 +33,8 @@ enum TerminalDashboard {
         lines.append("")
 
         if let next = NextSavingPlan.line(dashboard.savingPlans, today: dashboard.now.day) {
-            lines.append("next saving plan: \(next)")
+            lines.append("NEXT SAVING PLAN")
+            lines.append(next)
             lines.append("")
         }
 
