@@ -15,11 +15,17 @@
 public enum ReminderMatcher {
     /// A reminder not decided yet.
     public struct Reminder: Hashable, Sendable {
+        /// The plan's database id.
         public let planID: Int64
+        /// The plan's name (orders reminders due the same day).
         public let planName: String
+        /// The asset whose deposits count.
         public let assetID: Int64
+        /// The due date.
         public let due: Day
+        /// The amount to cover, in minor units of `currency`.
         public let amount: Int64
+        /// The plan's currency, in which deposits are valued.
         public let currency: Currency
 
         public init(planID: Int64, planName: String, assetID: Int64, due: Day, amount: Int64, currency: Currency) {
@@ -34,11 +40,15 @@ public enum ReminderMatcher {
 
     /// An incoming transaction that no reminder or automatic plan has taken yet.
     public struct Deposit: Hashable, Sendable {
+        /// The asset it was paid into.
         public let assetID: Int64
+        /// The transaction's txid.
         public let txid: String
         /// Minor units of `currency` (the asset's); positive.
         public let amount: Int64
+        /// The asset's currency.
         public let currency: Currency
+        /// The transaction's date (an on-chain one's block time once confirmed).
         public let date: Instant
         /// False while the transaction is pending: it does not count yet, but may.
         public let confirmed: Bool
@@ -57,6 +67,7 @@ public enum ReminderMatcher {
     public enum Outcome: Hashable, Sendable {
         /// Covered by these deposits, each with its value in the plan's currency.
         case fulfilled([Claim])
+        /// Its window passed without enough.
         case missed
         /// Not decided yet; `waitingFor` says why when its window has passed.
         case pending(waitingFor: Waiting?)
@@ -64,7 +75,9 @@ public enum ReminderMatcher {
 
     /// A deposit taken by a reminder, with the value it counted for.
     public struct Claim: Hashable, Sendable {
+        /// The deposit's txid.
         public let txid: String
+        /// What it counted for, in minor units of the plan's currency.
         public let value: Int64
 
         public init(txid: String, value: Int64) {

@@ -1,8 +1,12 @@
 /// A saving plan as the user asked for it (`saving-plan add`), every field as written.
 public struct SavingPlanRequest: Hashable, Sendable {
+    /// The plan's name.
     public var name: String
+    /// The goal's name.
     public var goal: String
+    /// The asset's name.
     public var asset: String
+    /// The amount as written (`250`, `0.001`, `15000sat`), in the plan's currency.
     public var amount: String
     /// nil: the asset's currency.
     public var currency: String?

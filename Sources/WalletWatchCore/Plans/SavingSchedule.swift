@@ -53,12 +53,15 @@ public enum SavingSchedule {
 /// The 7 days in which a reminder's deposits count (SPEC.md section 19): from the start of the
 /// due date (UTC) to the start of the day 7 days later, that instant excluded.
 public struct ReminderWindow: Hashable, Sendable {
+    /// Midnight UTC of the due date (included).
     public let start: Instant
+    /// Midnight UTC 7 days later (excluded): when an uncovered reminder is missed.
     public let end: Instant
 
     /// How many days a reminder waits for its deposits.
     public static let days: Int64 = 7
 
+    /// The window of a reminder due on `due`.
     public init(due: Day) {
         start = due.startInstant
         end = Day(daysSinceEpoch: due.daysSinceEpoch + Self.days).startInstant

@@ -2,7 +2,9 @@
 public struct SavingPlanListing: Hashable, Sendable {
     /// One due date that has been handled, and where it stands.
     public struct Occurrence: Hashable, Sendable {
+        /// The due date.
         public let due: Day
+        /// Where it stands.
         public let status: OccurrenceStatus
 
         public init(due: Day, status: OccurrenceStatus) {
@@ -11,9 +13,13 @@ public struct SavingPlanListing: Hashable, Sendable {
         }
     }
 
+    /// The plan as stored.
     public let plan: SavingPlan
+    /// Its goal's name.
     public let goalName: String
+    /// Its goal's status (a plan of a goal that is not active rests).
     public let goalStatus: GoalStatus
+    /// Its asset's name.
     public let assetName: String
     /// The next due date not handled yet; nil while the goal is not active (the plan rests).
     public let nextDue: Day?
@@ -35,7 +41,9 @@ public struct SavingPlanListing: Hashable, Sendable {
 public struct SavingPlanActivity: Hashable, Sendable {
     /// One thing done for one due date of one plan.
     public struct Entry: Hashable, Sendable {
+        /// The plan's name.
         public let plan: String
+        /// The due date.
         public let due: Day
         /// `recorded`: a deposit recorded (automatic); `pending`: a reminder opened (with
         /// `plan.due` sent when its 7 days are not over); `fulfilled`, `missed`: decided.
