@@ -114,8 +114,10 @@ struct SavingPlanCLITests {
         async let fourth = cli.run("saving-plan", "list", "--json")
         let results = try await [first, second, third, fourth]
         for result in results { #expect(result.status == 0, "\(result.stderr)") }
-        let recorded = results.map { $0.stdout.components(separatedBy: "recorded the deposit due").count - 1 }.reduce(0, +)
+        // The JSON listing tells on stderr, the others on stdout: each date exactly once in all.
+        let recorded = results.map { ($0.stdout + $0.stderr).components(separatedBy: "recorded the deposit due").count - 1 }.reduce(0, +)
         #expect(recorded == 60, "each date reported by the one process that recorded it")
+        #expect(try JSONSerialization.jsonObject(with: Data(results[3].stdout.utf8)) is [Any], "stdout stays one JSON document")
         let database = folder.file("walletwatch.sqlite")
         #expect(try await sqlite(database, "SELECT COUNT(*) || ' ' || COUNT(DISTINCT date) || ' ' || SUM(amount) FROM transactions") == "60 60 6000")
         #expect(try await sqlite(database, "SELECT COUNT(*) || ' ' || MIN(due) || ' ' || MAX(due) FROM saving_plan_occurrences")

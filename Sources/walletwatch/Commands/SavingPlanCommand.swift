@@ -118,18 +118,20 @@ struct SavingPlanCommand: AsyncParsableCommand {
 
 /// What bringing the plans up to date did, as every command that does it tells it.
 enum SavingPlanOutput {
-    /// One line per due date handled or reminder decided (stdout, unless JSON goes there),
-    /// and the warnings (stderr).
+    /// One line per due date handled or reminder decided, and the warnings (stderr). The lines
+    /// go to stdout, or to stderr when stdout carries a JSON document (which they must not
+    /// break, and which a script still wants to see happen).
     static func report(_ activity: SavingPlanActivity, json: Bool) {
         for warning in activity.warnings { Output.warning(warning) }
-        guard !json else { return }
         for entry in activity.entries {
+            let line: String
             switch entry.status {
-            case .recorded: Output.line("saving plan '\(entry.plan)': recorded the deposit due \(entry.due) (\(entry.txids.joined(separator: ", ")))")
-            case .pending: Output.line("saving plan '\(entry.plan)': due \(entry.due)\(entry.notified ? ", plan.due sent" : "")")
-            case .fulfilled: Output.line("saving plan '\(entry.plan)': \(entry.due) fulfilled by \(entry.txids.joined(separator: ", "))")
-            case .missed: Output.line("saving plan '\(entry.plan)': \(entry.due) missed (no deposit covered it within 7 days)")
+            case .recorded: line = "saving plan '\(entry.plan)': recorded the deposit due \(entry.due) (\(entry.txids.joined(separator: ", ")))"
+            case .pending: line = "saving plan '\(entry.plan)': due \(entry.due)\(entry.notified ? ", plan.due sent" : "")"
+            case .fulfilled: line = "saving plan '\(entry.plan)': \(entry.due) fulfilled by \(entry.txids.joined(separator: ", "))"
+            case .missed: line = "saving plan '\(entry.plan)': \(entry.due) missed (no deposit covered it within 7 days)"
             }
+            if json { Output.standardError(line) } else { Output.line(line) }
         }
     }
 }
