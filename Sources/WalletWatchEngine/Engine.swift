@@ -41,6 +41,8 @@ public struct Engine: Sendable {
     public let month: MonthService
     /// "Add to close month" (SPEC.md section 12).
     public let closeGoal: CloseGoal
+    /// Regular saving plans (SPEC.md section 19).
+    public let savingPlans: SavingPlans
     /// Portfolio figures and exports.
     public let reports: Reports
     /// What the live views show, and when it changed.
@@ -90,9 +92,10 @@ public struct Engine: Sendable {
         month = MonthService(database: database, config: config, clock: clock, preferences: preferences, rates: rates, goals: goals,
                              ingestor: ingestor)
         closeGoal = CloseGoal(database: database, clock: clock, month: month, rates: rates)
+        savingPlans = SavingPlans(database: database, clock: clock)
         reports = Reports(database: database, clock: clock, preferences: preferences, rates: rates, goals: goals)
         liveView = LiveView(database: database, config: config, clock: clock, preferences: preferences, month: month, reports: reports,
-                            valuer: valuer, logger: logger)
+                            savingPlans: savingPlans, valuer: valuer, logger: logger)
         activity = Activity(database: database, http: http)
         backups = Backups(database: database, config: config, clock: clock)
         backupSchedule = BackupSchedule(backups: backups, clock: clock, logger: logger, everyHours: config.backup.everyHours)

@@ -16,25 +16,36 @@ extension AppDatabase {
                 throw Refusal("'\(asset.name)' is fed by source '\(asset.source ?? "?")'; `tx add` takes manual assets only (create one with `walletwatch asset add`)")
             }
             let minor = try AmountInput.parseMoney(amount, currency: asset.currency).minorUnits
-            let txid = try Self.newManualTxid(db)
-            let entry = LedgerEntry(txid: txid, amount: minor, date: date ?? now)
-            try ManualLedger.checkAdd(entry, existing: Self.ledgerEntries(db, assetID: assetID), now: now, currency: asset.currency)
-            var transaction = Transaction(
-                assetID: assetID, txid: txid, amount: minor, type: .manual, status: .confirmed,
-                date: entry.date, note: note, firstSeenAt: now, lastUpdated: now)
-            try LedgerRow(transaction: transaction).insert(db)
-            // A manual entry follows Rule 1 like an ingested one, in the same transaction, and
-            // so do its notifications (a manual entry itself is announced to nobody: the user
-            // made it).
-            let historyBefore = try Self.lastHistoryID(db)
-            if try Self.applyRule1(db, to: [NewlyConfirmed(assetID: assetID, txid: txid, amount: minor, date: entry.date)], now: now) > 0 {
-                transaction.rule1AppliedAt = now
-            }
-            try Self.announceAutoAllocations(after: historyBefore, now: now, in: db)
-            try Self.announceReachedGoals(now: now, in: db)
+            let transaction = try Self.insertManualTransaction(db, assetID: assetID, currency: asset.currency, amount: minor,
+                                                               date: date ?? now, note: note, now: now)
             try Self.bumpChangeCounter(db)
             return try Self.listing(db, transaction: transaction, asset: asset)
         }
+    }
+
+    /// Records a manual transaction inside the caller's write `db` after checking the ledger
+    /// rules, and applies Rule 1 to it in the same transaction: `tx add`, and an automatic
+    /// saving plan's deposit, take this one path. The caller bumps the change counter.
+    static func insertManualTransaction(
+        _ db: Database, assetID: Int64, currency: Currency, amount: Int64, date: Instant, note: String?, now: Instant
+    ) throws -> Transaction {
+        let txid = try newManualTxid(db)
+        let entry = LedgerEntry(txid: txid, amount: amount, date: date)
+        try ManualLedger.checkAdd(entry, existing: ledgerEntries(db, assetID: assetID), now: now, currency: currency)
+        var transaction = Transaction(
+            assetID: assetID, txid: txid, amount: amount, type: .manual, status: .confirmed,
+            date: entry.date, note: note, firstSeenAt: now, lastUpdated: now)
+        try LedgerRow(transaction: transaction).insert(db)
+        // A manual entry follows Rule 1 like an ingested one, in the same transaction, and so
+        // do its notifications (a manual entry itself is announced to nobody: the user made it,
+        // or a saving plan the user set up).
+        let historyBefore = try lastHistoryID(db)
+        if try applyRule1(db, to: [NewlyConfirmed(assetID: assetID, txid: txid, amount: amount, date: entry.date)], now: now) > 0 {
+            transaction.rule1AppliedAt = now
+        }
+        try announceAutoAllocations(after: historyBefore, now: now, in: db)
+        try announceReachedGoals(now: now, in: db)
+        return transaction
     }
 
     /// Changes the amount, date or note of a manual transaction, if the ledger stays valid.

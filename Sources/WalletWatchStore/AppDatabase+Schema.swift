@@ -159,6 +159,51 @@ extension AppDatabase {
                 );
                 """)
         }
+        // Regular saving plans (SPEC.md section 19). Each due date a plan has handled is one
+        // occurrence, keyed by (plan, due): the key makes "each date once" the database's rule,
+        // and an automatic plan's occurrence is written in the transaction that records its
+        // deposit (`txid`). A reminder's claims name the deposits that fulfilled it, one
+        // reminder per deposit at most (the key on the deposit).
+        migrator.registerMigration("v8-saving-plans") { db in
+            try db.execute(sql: """
+                CREATE TABLE saving_plans (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    goal_id INTEGER NOT NULL REFERENCES goals(id) ON DELETE CASCADE,
+                    asset_id INTEGER NOT NULL REFERENCES asset_rows(id) ON DELETE CASCADE,
+                    amount INTEGER NOT NULL CHECK (amount > 0),
+                    currency TEXT NOT NULL,
+                    every TEXT NOT NULL CHECK (every IN ('day', 'week', 'month')),
+                    start TEXT NOT NULL,
+                    method TEXT NOT NULL CHECK (method IN ('reminder', 'automatic')),
+                    created_at TEXT NOT NULL
+                );
+                CREATE INDEX saving_plans_by_asset ON saving_plans(asset_id);
+                CREATE INDEX saving_plans_by_goal ON saving_plans(goal_id);
+                CREATE TABLE saving_plan_occurrences (
+                    plan_id INTEGER NOT NULL REFERENCES saving_plans(id) ON DELETE CASCADE,
+                    due TEXT NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('recorded', 'pending', 'fulfilled', 'missed')),
+                    txid TEXT,
+                    notified INTEGER NOT NULL DEFAULT 0 CHECK (notified IN (0, 1)),
+                    created_at TEXT NOT NULL,
+                    settled_at TEXT,
+                    PRIMARY KEY (plan_id, due),
+                    CHECK ((status = 'recorded') = (txid IS NOT NULL))
+                ) WITHOUT ROWID;
+                CREATE INDEX saving_plan_occurrences_pending ON saving_plan_occurrences(due) WHERE status = 'pending';
+                CREATE TABLE saving_plan_claims (
+                    asset_id INTEGER NOT NULL,
+                    txid TEXT NOT NULL,
+                    plan_id INTEGER NOT NULL,
+                    due TEXT NOT NULL,
+                    value INTEGER NOT NULL CHECK (value > 0),
+                    PRIMARY KEY (asset_id, txid),
+                    FOREIGN KEY (plan_id, due) REFERENCES saving_plan_occurrences(plan_id, due) ON DELETE CASCADE
+                ) WITHOUT ROWID;
+                CREATE INDEX saving_plan_claims_by_occurrence ON saving_plan_claims(plan_id, due);
+                """)
+        }
         return migrator
     }
 

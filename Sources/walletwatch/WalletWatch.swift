@@ -30,6 +30,7 @@ struct WalletWatch: AsyncParsableCommand {
             RatesCommand.self,
             SettingsCommand.self,
             MonthCommand.self,
+            SavingPlanCommand.self,
             ReportCommand.self,
             ExportCommand.self,
             RunCommand.self,

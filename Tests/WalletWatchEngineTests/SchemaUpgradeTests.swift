@@ -71,7 +71,10 @@ struct SchemaUpgradeTests {
         #expect(applied.last == version, "\(fixture) was made at \(applied)")
         // Real rows in every table, or the upgrade proves little; the tables of a pass in
         // progress are empty whenever no pass runs, so a database at rest has none there.
-        let emptyAtRest: Set<String> = ["ingest_passes", "staged_updates"]
+        var emptyAtRest: Set<String> = ["ingest_passes", "staged_updates"]
+        // From v6 on, the demo's Esplora source is an HD wallet, whose listed addresses are kept
+        // in derived_addresses; the earlier fixtures carry esplora_synced_addresses' rows.
+        if before.rows["derived_addresses"]?.isEmpty == false { emptyAtRest.insert("esplora_synced_addresses") }
         for (table, rows) in before.rows where !emptyAtRest.contains(table) {
             #expect(!rows.isEmpty, "\(fixture): \(table) is empty")
         }

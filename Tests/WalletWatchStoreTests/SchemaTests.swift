@@ -21,6 +21,8 @@ struct SchemaTests {
         "derived_addresses", "reserved_receipts",
         // Notifications: the outbox, who subscribes to what, each source's failed passes, goals reached.
         "notify_subscriptions", "notify_events", "notify_deliveries", "source_failures", "notify_goals_reached",
+        // Regular saving plans: the plans, each due date handled, and the deposits reminders took.
+        "saving_plans", "saving_plan_occurrences", "saving_plan_claims",
     ]
     /// Readers see assets and transactions through views that leave out unpublished passes.
     static let views: Set<String> = ["assets", "transactions"]

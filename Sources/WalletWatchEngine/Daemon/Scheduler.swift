@@ -8,8 +8,10 @@ import WalletWatchSources
 /// long poll wakes its source at once when a movement is created or updated; rates refreshed
 /// on their own interval; the daily price history backfilled at start and topped up on each
 /// new UTC day (a failure is logged and retried later, never fatal); backups made on
-/// `[backup] every_hours` (``BackupSchedule``); the notifications outbox delivered to each
-/// `[[notify]]` target beside all this (``Notifier``), never holding up an ingest.
+/// `[backup] every_hours` (``BackupSchedule``); saving plans brought up to date every minute
+/// and after each ingest pass (``SavingPlans/catchUp()``: due dates handled, reminders decided
+/// as soon as the deposit is in); the notifications outbox delivered to each `[[notify]]`
+/// target beside all this (``Notifier``), never holding up an ingest.
 ///
 /// Graceful shutdown (SIGINT/SIGTERM) stops new work and wakes every waiting loop; an ingest
 /// already running finishes its pass (or, cut off, gives it up and leaves nothing of it): the
@@ -57,18 +59,20 @@ public struct Scheduler: Service {
         let backfillWakeup = Wakeup()
         let backupWakeup = Wakeup()
         let notifyWakeup = Wakeup()
+        let planWakeup = Wakeup()
         engine.logger.info("daemon started", metadata: ["sources": "\(sources.map(\.name).joined(separator: ","))"])
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 for source in sources {
                     let wakeup = wakeups[source.name]!
-                    group.addTask { await ingestLoop(source, wakeup: wakeup) }
+                    group.addTask { await ingestLoop(source, wakeup: wakeup, plans: planWakeup) }
                     if source.kind == .barkd {
                         group.addTask { await cancelWhenGracefulShutdown { await notificationLoop(source, wakeup: wakeup) } }
                     }
                 }
                 group.addTask { await rateLoop(rateWakeup) }
                 group.addTask { await backfillLoop(backfillWakeup) }
+                group.addTask { await planLoop(planWakeup) }
                 group.addTask {
                     await engine.backupSchedule.run(stopping: { stopping }, pause: { await backupWakeup.wait(for: $0) })
                 }
@@ -87,6 +91,7 @@ public struct Scheduler: Service {
                 await backfillWakeup.fire()
                 await backupWakeup.fire()
                 await notifyWakeup.fire()
+                await planWakeup.fire()
             }
         }
         engine.logger.info("daemon stopped")
@@ -96,11 +101,13 @@ public struct Scheduler: Service {
 
     private static var isStopping: Bool { Task.isShuttingDownGracefully || Task.isCancelled }
 
-    private func ingestLoop(_ source: SourceConfig, wakeup: Wakeup) async {
+    private func ingestLoop(_ source: SourceConfig, wakeup: Wakeup, plans: Wakeup) async {
         var failures = 0
         while !stopping {
             let report = await engine.ingestor.ingest(source, full: false)
             onReport(report)
+            // A deposit just ingested may fulfil a reminder: decide it now, not within the minute.
+            if report.ok, report.counts.new + report.counts.updated > 0 { await plans.fire() }
             failures = report.ok ? 0 : failures + 1
             let factor = Self.backoffFactor(failures: failures)
             let delay = Self.jittered(.seconds(source.intervalSeconds * factor))
@@ -190,6 +197,30 @@ public struct Scheduler: Service {
             }
             guard !stopping else { break }
             await wakeup.wait(for: pause)
+        }
+    }
+
+    /// Saving plans: brought up to date at start (catching up after downtime), then every
+    /// minute (a due date begins at midnight UTC) and whenever an ingest brought something new.
+    /// A failure is logged and tried again on the next round.
+    private func planLoop(_ wakeup: Wakeup) async {
+        while !stopping {
+            do {
+                let activity = try engine.savingPlans.catchUp()
+                for entry in activity.entries {
+                    engine.logger.info("saving plan", metadata: [
+                        "plan": "\(entry.plan)", "due": "\(entry.due)", "status": "\(entry.status.rawValue)",
+                        "txids": "\(entry.txids.joined(separator: ","))", "notified": "\(entry.notified)",
+                    ])
+                }
+                for warning in activity.warnings { engine.logger.warning("\(warning)") }
+            } catch {
+                engine.logger.warning("saving plans could not be brought up to date", metadata: [
+                    "error": "\((error as? any Classified)?.description ?? "\(error)")",
+                ])
+            }
+            guard !stopping else { break }
+            await wakeup.wait(for: .seconds(60))
         }
     }
 

@@ -22,6 +22,8 @@ public struct Dashboard: Sendable {
     /// The portfolio figures (the views draw its charts: value over time, goals' funded values
     /// over time); nil when they could not be computed (the reason is logged).
     public let portfolio: PortfolioReport?
+    /// The saving plans as stored (the views show the next one due).
+    public let savingPlans: [SavingPlanListing]
 
     /// How many transactions the views list.
     public static let latestCount = 10

@@ -10,17 +10,19 @@ public struct LiveView: Sendable {
     let preferences: Preferences
     let month: MonthService
     let reports: Reports
+    let savingPlans: SavingPlans
     let valuer: TransactionValuer
     let logger: Logger
 
     init(database: AppDatabase, config: AppConfig, clock: WallClock, preferences: Preferences, month: MonthService, reports: Reports,
-         valuer: TransactionValuer, logger: Logger) {
+         savingPlans: SavingPlans, valuer: TransactionValuer, logger: Logger) {
         self.database = database
         self.config = config
         self.clock = clock
         self.preferences = preferences
         self.month = month
         self.reports = reports
+        self.savingPlans = savingPlans
         self.valuer = valuer
         self.logger = logger
     }
@@ -41,7 +43,7 @@ public struct LiveView: Sendable {
             now: clock.now, status: status, assets: try database.assetOverviews(),
             sources: config.sources.map { Dashboard.SourceLine(name: $0.name, kind: $0.kind, lastRun: runs[$0.name]) },
             latest: try valuer.valued(database.transactions(TransactionFilter(limit: Dashboard.latestCount))),
-            timeZone: preferences.displayTimeZone.identifier, portfolio: portfolio)
+            timeZone: preferences.displayTimeZone.identifier, portfolio: portfolio, savingPlans: try savingPlans.listings())
     }
 
     /// Yields once at the start and then whenever the database changed (any process),

@@ -33,6 +33,7 @@ enum DashboardTemplates {
         {{#bar}}{{> bar}}{{/bar}}
         <div class="row small"><span>remaining {{remaining}}</span></div></div>{{/total}}
         </section>
+        {{#nextPlan}}<section id="next-plan"><h2>Next saving plan</h2><p>{{.}}</p></section>{{/nextPlan}}
         {{#portfolio}}<section><h2>Portfolio and goals over time</h2><div class="figures">{{#figures}}<span>{{label}} {{#value}}{{#strong}}<strong>{{.}}</strong>{{/strong}}{{^strong}}{{.}}{{/strong}}{{/value}}{{^value}}<span class="warn">no rate</span>{{/value}}</span>{{/figures}}<span>time-weighted return {{timeWeightedReturn}}</span></div><div class="charts">{{{chartsSVG}}}</div></section>{{/portfolio}}
         <section><h2>Assets</h2><table><thead><tr><th>Asset</th><th class="num">Balance</th><th class="num">Pending</th><th class="num">Age</th></tr></thead><tbody>{{#assets}}<tr><td>{{name}}</td><td class="num">{{balance}}</td><td class="num">{{pending}}</td><td class="num">{{age}}</td></tr>{{/assets}}</tbody></table></section>
         {{#hasSources}}<section><h2>Sources</h2><table><tbody>{{#sources}}<tr><td>{{name}}</td>{{#run}}<td>{{#ok}}<span class="ok">ok</span> +{{new}} new, {{updated}} updated{{/ok}}{{^ok}}<span class="warn">failed</span> {{error}}{{/ok}}</td><td class="num">{{age}} ago</td>{{/run}}{{^run}}<td class="muted">not ingested yet</td><td></td>{{/run}}</tr>{{/sources}}</tbody></table></section>{{/hasSources}}

@@ -90,6 +90,8 @@ struct DashboardView {
     let sources: [SourceRow]
     let hasSources: Bool
     let transactions: [TransactionRow]
+    /// The next saving plan due (``NextSavingPlan``), nil without one.
+    let nextPlan: String?
 
     /// The view of `dashboard`, with `charts` drawn from its portfolio report (nil: none).
     init(_ dashboard: Dashboard, charts: PortfolioCharts?) {
@@ -151,6 +153,7 @@ struct DashboardView {
             })
         }
         hasSources = !sources.isEmpty
+        nextPlan = NextSavingPlan.line(dashboard.savingPlans, today: dashboard.now.day)
         transactions = dashboard.latest.map { listing in
             let tx = listing.transaction
             return TransactionRow(date: DisplayFormat.time(tx.date, zone), asset: listing.assetName, amount: listing.money.description,

@@ -15,13 +15,17 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Each source is ingested when the daemon starts and then every interval_seconds (with \
             a little jitter); after a failure it waits 2, 4, then 8 intervals, and back to one \
-            after a success. barkd's notifications trigger an ingest of that source at once. \
-            Rates are refreshed every max_age_seconds. With [backup] every_hours set, a backup \
-            is made whenever the newest in [backup] folder is that old, and the folder keeps \
+            after a success. barkd's notifications trigger an ingest of that source at once.
+
+            Rates are refreshed every max_age_seconds. Saving plans are brought up to date at \
+            start, every minute and after each ingest that stored something new (automatic \
+            deposits recorded, plan.due sent, reminders decided). With [backup] every_hours set, \
+            a backup is made whenever the newest in [backup] folder is that old, and the folder keeps \
             the newest [backup] keep. With [[notify]] entries it also sends their webhooks \
             from the outbox, in order per target, retrying for 24 h (`walletwatch notify \
-            --help`); a slow target never delays an ingest. Logs go to stderr (level info; set \
-            WALLETWATCH_LOG_LEVEL). SIGINT or SIGTERM stop it cleanly: no new work starts and a \
+            --help`); a slow target never delays an ingest.
+
+            Logs go to stderr (level info; set WALLETWATCH_LOG_LEVEL). SIGINT or SIGTERM stop it cleanly: no new work starts and a \
             running ingest finishes its write (or rolls it back). Config/walletwatch.service \
             runs `serve` (this plus the web view) as a system service.
 

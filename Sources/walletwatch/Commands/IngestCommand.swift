@@ -14,6 +14,8 @@ struct IngestCommand: AsyncParsableCommand {
             the others; the command then exits 1. Esplora sources page through an address only \
             until they reach transactions already stored; --full pages through everything.
 
+            Afterwards the saving plans are brought up to date, as the daemon does every minute: each due date that has come is handled once (an automatic plan's deposit recorded, a reminder's plan.due sent) and reminders are decided by the deposits now stored; run from cron, `ingest` is all a setup without the daemon needs.
+
             An HD wallet (an esplora source with descriptors or xpub) is asked address by address, [http] concurrency requests at once: each stored address for its stats, and for its history only when those moved; addresses seen for the first time for their whole history. A used address near the end of a chain's window grows the window in the same pass. --full reads every address's whole history again.
 
             Examples:
@@ -46,6 +48,9 @@ struct IngestCommand: AsyncParsableCommand {
             }
             Output.lines(table.render())
         }
+        // A periodic `ingest` is how a daemon-less setup keeps its saving plans: due dates
+        // handled, reminders decided by the deposits just stored (even when a source failed).
+        SavingPlanOutput.report(try context.engine.savingPlans.catchUp(), json: output.json)
         let failed = reports.filter { !$0.ok }
         for report in failed { Output.error(report.error ?? "source '\(report.source)' failed") }
         if !failed.isEmpty { throw ExitCode(1) }

@@ -32,6 +32,12 @@ enum TerminalDashboard {
         lines.append(contentsOf: status.goals.isEmpty ? ["no goals in this month's plan"] : goals.render())
         lines.append("")
 
+        if let next = NextSavingPlan.line(dashboard.savingPlans, today: dashboard.now.day) {
+            lines.append("NEXT SAVING PLAN")
+            lines.append(next)
+            lines.append("")
+        }
+
         var assets = TextTable([.init("ASSET"), .init("BALANCE", .right), .init("PENDING", .right), .init("AGE", .right)])
         for overview in dashboard.assets {
             let asset = overview.asset
