@@ -14,14 +14,23 @@ public struct AppDatabase: Sendable {
     /// Wraps a connection made with ``makeConfiguration()`` and migrates the schema to the latest version.
     public init(_ writer: any DatabaseWriter) throws {
         self.writer = writer
-        do {
-            try AppDatabase.migrator.migrate(writer)
-        } catch {
-            // Two processes opening a new database at once (the daemon and a command) may both
-            // decide to create the schema; each migration is one transaction, so the later one
-            // fails ("table assets already exists") once the first has committed. A second look
-            // then finds everything applied; a real failure fails again the same way.
-            try AppDatabase.migrator.migrate(writer)
+        // Two processes opening a new (or older) database at once, the daemon and a command, may
+        // both set out to migrate it. Each migration is one transaction, so whichever comes
+        // second to a migration fails once the other has committed it ("table assets already
+        // exists", or "database is locked" when its view of the file is stale). Looking again,
+        // it finds more migrations applied and goes on from there. A failure while nobody else
+        // applied anything is a real one and is thrown: the loop ends because every retry
+        // needs at least one more applied migration than the last.
+        var applied = (try? writer.read { try AppDatabase.migrator.appliedIdentifiers($0).count }) ?? 0
+        while true {
+            do {
+                try AppDatabase.migrator.migrate(writer)
+                return
+            } catch {
+                let now = (try? writer.read { try AppDatabase.migrator.appliedIdentifiers($0).count }) ?? 0
+                guard now > applied else { throw error }
+                applied = now
+            }
         }
     }
 
@@ -54,12 +63,27 @@ public struct AppDatabase: Sendable {
                 }
                 configuration.readonly = false
             }
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            return try AppDatabase(pool)
+            return try openWaitingForOthers(path: path, configuration: configuration, patience: .seconds(busyTimeoutSeconds))
         } catch let error as StoreError {
             throw error
         } catch {
             throw StoreError.cannotOpen(path: path, reason: (error as? DatabaseError).flatMap(cause) ?? describe(error))
+        }
+    }
+
+    /// Opens the pool and migrates. Where waiting for a lock could deadlock (a connection whose
+    /// view of the file went stale while another process migrated it, or set up its WAL),
+    /// SQLite answers "database is locked" at once instead of calling the busy handler; that
+    /// happens when processes open a new database together. Such an answer is retried, for
+    /// at most the busy timeout, as the handler would have waited.
+    private static func openWaitingForOthers(path: String, configuration: Configuration, patience: Duration) throws -> AppDatabase {
+        let deadline = ContinuousClock.now + patience
+        while true {
+            do {
+                return try AppDatabase(DatabasePool(path: path, configuration: configuration))
+            } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_BUSY && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
         }
     }
 
