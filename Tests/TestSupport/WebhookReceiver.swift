@@ -37,7 +37,7 @@ public final class WebhookReceiver: Sendable {
 
     /// A receiver for a free port, not listening yet (a target that is down).
     public init() {
-        port = Self.unusedPort()
+        port = unusedLoopbackPort()
     }
 
     /// Starts listening (again); returns once connections are accepted.
@@ -89,24 +89,6 @@ public final class WebhookReceiver: Sendable {
 
     enum ReceiverError: Error { case didNotStart(Int) }
 
-    /// A loopback port with nothing listening on it (bound, read, closed again).
-    public static func unusedPort() -> Int {
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        precondition(socketFD >= 0)
-        defer { close(socketFD) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(socketFD, socketAddress, length) == 0 && getsockname(socketFD, socketAddress, &length) == 0
-            }
-        }
-        precondition(bound)
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 
     deinit {
         state.withLock { $0.server?.cancel() }

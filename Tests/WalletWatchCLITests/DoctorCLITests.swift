@@ -41,7 +41,7 @@ struct DoctorCLITests {
     @Test("a source that is down, one with a bad token, one with a wrong URL and one that is not Esplora: each cause is named")
     func brokenSources() async throws {
         let demo = try await DemoSetup()
-        let down = try closedPort()
+        let down = unusedLoopbackPort()
         try await WebSiteServer.run { site in
             let folder = demo.folder
             folder.write("wrong.token", "not-the-token\n")

@@ -73,7 +73,7 @@ import WalletWatchNet
 
     @Test func retriesARefusedConnectionThenThrows() async throws {
         let client = makeClient { $0.retries = 2 }
-        let error = await netError { _ = try await client.send(HTTPRequest(url: "http://127.0.0.1:\(unusedPort())/")) }
+        let error = await netError { _ = try await client.send(HTTPRequest(url: "http://127.0.0.1:\(unusedLoopbackPort())/")) }
         #expect(error?.kind == .connectionFailed)
         #expect(error?.detail == "connection refused")
         #expect(client.statistics == HTTPClientStatistics(requests: 1, attempts: 3, retries: 2, failures: 1, connectionsOpened: 0))

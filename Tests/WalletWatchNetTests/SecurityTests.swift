@@ -66,7 +66,7 @@ import WalletWatchNet
     }
 
     @Test func errorsNameTheURLWithoutCredentials() async throws {
-        let url = "http://walletwatch:hunter2@127.0.0.1:\(unusedPort())/address?api_key=K3Y&page=2"
+        let url = "http://walletwatch:hunter2@127.0.0.1:\(unusedLoopbackPort())/address?api_key=K3Y&page=2"
         let error = await netError { _ = try await makeClient { $0.retries = 0 }.send(HTTPRequest(url: url)) }
         let description = error.map { "\($0)" } ?? ""
         #expect(description.hasPrefix("GET http://127.0.0.1:"))
@@ -85,7 +85,7 @@ import WalletWatchNet
             var errors: [NetError] = []
             let client = makeClient(logger: recorder.logger()) { $0.retries = 1 }
             let urls = [
-                "http://127.0.0.1:\(unusedPort())/refused",
+                "http://127.0.0.1:\(unusedLoopbackPort())/refused",
                 server.url("/redirect-file"),
                 server.url("/truncated"),
                 server.url("/big?bytes=5000000"),

@@ -48,24 +48,6 @@ func elapsed(_ body: () async throws -> Void) async rethrows -> Duration {
     return ContinuousClock.now - start
 }
 
-/// A loopback port with nothing listening on it (bound, read, closed again).
-func unusedPort() -> Int {
-    let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    precondition(socketFD >= 0)
-    defer { close(socketFD) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-            bind(socketFD, socketAddress, length) == 0 && getsockname(socketFD, socketAddress, &length) == 0
-        }
-    }
-    precondition(bound)
-    return Int(UInt16(bigEndian: address.sin_port))
-}
 
 /// Collects a streamed body and the size of each chunk.
 final class CollectingConsumer: HTTPBodyConsumer {
