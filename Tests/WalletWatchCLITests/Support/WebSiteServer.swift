@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import TestSupport
 
 /// A Hummingbird server on 127.0.0.1 that answers every GET with 200 and an HTML page, as a
 /// web site, a router's admin page or a block explorer's front end does: what a source's url
@@ -14,28 +15,7 @@ enum WebSiteServer {
         router.get("**") { _, _ -> Response in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
         }
-        var logger = Logger(label: "walletwatch-web-site")
-        logger.logLevel = .critical
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else {
-                group.cancelAll()
-                throw WebSiteServerError.didNotStart
-            }
-            defer { group.cancelAll() }
-            return try await body("http://127.0.0.1:\(port)")
-        }
+        return try await withLoopbackServer(router, label: "walletwatch-web-site") { port in try await body("http://127.0.0.1:\(port)") }
     }
 }
-
-enum WebSiteServerError: Error { case didNotStart }
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Synchronization
+import TestSupport
 
 /// A fixed answer of the replay server.
 struct ReplayAnswer: Sendable {
@@ -61,28 +62,11 @@ final class ReplayServer: Sendable {
     static func run<T: Sendable>(_ body: @Sendable (ReplayServer) async throws -> T) async throws -> T {
         let server = ReplayServer()
         let router = Router()
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         router.get("**") { request, _ -> Response in
             server.respond(to: request.uri.path)
         }
-        var logger = Logger(label: "walletwatch-replay-server")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else {
-                group.cancelAll()
-                throw ReplayServerError.didNotStart
-            }
+        return try await withLoopbackServer(router, label: "walletwatch-replay-server") { port in
             server.state.withLock { $0.port = port }
-            defer { group.cancelAll() }
             return try await body(server)
         }
     }
@@ -166,9 +150,6 @@ final class ReplayServer: Sendable {
     }
 }
 
-enum ReplayServerError: Error {
-    case didNotStart
-}
 
 /// A transaction as an Esplora explorer returns it, read from a recorded file: its JSON object
 /// verbatim (what the server sends) and, parsed with Foundation, what the server and the tests

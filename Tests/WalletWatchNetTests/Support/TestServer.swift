@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import Synchronization
+import TestSupport
 
 /// What the test server's routes saw and did, for tests to assert on.
 final class ServerLog: Sendable {
@@ -38,7 +39,6 @@ final class ServerLog: Sendable {
 
 enum TestServerError: Error {
     case cutShort
-    case didNotStart
 }
 
 /// A Hummingbird application on 127.0.0.1 (a free port) with the routes below.
@@ -55,34 +55,9 @@ func withTestServer<T: Sendable>(_ body: @Sendable (TestServer) async throws -> 
     let log = ServerLog()
     let router = Router()
     addRoutes(to: router, log: log)
-    let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-    var logger = Logger(label: "walletwatch-test-server")
-    logger.logLevel = .critical
-    let app = Application(
-        router: router,
-        configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-        onServerRunning: { channel in
-            portContinuation.yield(channel.localAddress?.port ?? 0)
-            portContinuation.finish()
-        },
-        logger: logger
-    )
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await app.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
-            group.cancelAll()
-            throw TestServerError.didNotStart
-        }
+    return try await withLoopbackServer(router, label: "walletwatch-test-server") { port in
         log.port = port
-        do {
-            let result = try await body(TestServer(port: port, log: log))
-            group.cancelAll()
-            return result
-        } catch {
-            group.cancelAll()
-            throw error
-        }
+        return try await body(TestServer(port: port, log: log))
     }
 }
 
