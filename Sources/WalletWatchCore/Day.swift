@@ -41,6 +41,9 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Midnight UTC at the start of this day.
     public var startInstant: Instant { Instant(millisecondsSinceEpoch: daysSinceEpoch * Instant.millisecondsPerDay) }
 
+    /// The day's last millisecond (the end of a window that takes in the whole day).
+    public var lastInstant: Instant { Instant(millisecondsSinceEpoch: next.startInstant.millisecondsSinceEpoch - 1) }
+
     /// The month this day is in.
     public var monthLabel: MonthLabel { MonthLabel(year: year, month: month)! }
 

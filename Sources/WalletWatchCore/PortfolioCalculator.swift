@@ -53,9 +53,7 @@ public struct Pricer: Sendable {
     /// rate at or before it; nil when none is known.
     public func unitPrice(_ currency: Currency, at instant: Instant) -> Decimal? {
         if currency == display { return 1 }
-        guard let quote = history.quote(from: currency, to: display, at: instant) else { return nil }
-        let scale = Decimal(sign: .plus, exponent: display.exponent - currency.exponent, significand: 1)
-        return quote.numerator * scale / quote.denominator
+        return history.quote(from: currency, to: display, at: instant).map { unitPrice(currency, from: $0) }
     }
 
     /// Display-currency minor units for one minor unit of `currency` on the UTC day of
@@ -65,14 +63,18 @@ public struct Pricer: Sendable {
     public func unitPrice(_ currency: Currency, onDayOf instant: Instant) -> Decimal? {
         if currency == display { return 1 }
         let day = instant.day
-        let endOfDay = Instant(millisecondsSinceEpoch: day.next.startInstant.millisecondsSinceEpoch - 1)
-        for moment in [instant, endOfDay] {
+        for moment in [instant, day.lastInstant] {
             if let quote = history.quote(from: currency, to: display, at: moment), quote.asOf?.day == day {
-                let scale = Decimal(sign: .plus, exponent: display.exponent - currency.exponent, significand: 1)
-                return quote.numerator * scale / quote.denominator
+                return unitPrice(currency, from: quote)
             }
         }
         return nil
+    }
+
+    /// `quote` (display per `currency`, in major units) as minor units per minor unit.
+    private func unitPrice(_ currency: Currency, from quote: RateQuote) -> Decimal {
+        let scale = Decimal(sign: .plus, exponent: display.exponent - currency.exponent, significand: 1)
+        return quote.numerator * scale / quote.denominator
     }
 
     /// The missing price of `currency` at `instant`, for messages.

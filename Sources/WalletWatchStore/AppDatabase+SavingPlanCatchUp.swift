@@ -132,7 +132,7 @@ private struct DepositValuer {
             history = RateHistory([])
             return
         }
-        let endOfLastDay = Instant(millisecondsSinceEpoch: through.day.next.startInstant.millisecondsSinceEpoch - 1)
+        let endOfLastDay = through.day.lastInstant
         history = RateHistory(try AppDatabase.rateHistory(db, currencies: needed.union([.btc]), window: (from, endOfLastDay)))
     }
 

@@ -17,7 +17,7 @@ struct TransactionValuer: Sendable {
         guard let from = listings.map(\.transaction.date).min(), let through = listings.map(\.transaction.date).max() else { return listings }
         let display = try preferences.displayCurrency()
         let currencies = Set(listings.map(\.currency)).union([display, .btc])
-        let endOfLastDay = Instant(millisecondsSinceEpoch: through.day.next.startInstant.millisecondsSinceEpoch - 1)
+        let endOfLastDay = through.day.lastInstant
         let pricer = Pricer(history: RateHistory(try database.rateHistory(currencies: currencies, from: from, through: endOfLastDay)),
                             display: display)
         return listings.map { listing in
