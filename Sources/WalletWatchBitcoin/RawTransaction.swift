@@ -1,8 +1,10 @@
-/// The parts of a transaction its txid commits to: version, inputs, outputs and lock time (BIP141:
-/// everything but the witness). walletwatch only reads transactions; the simulator builds them
-/// from parts and needs their real txids so that wallets that check them (BDK) accept its chain.
+/// A Bitcoin transaction: version, inputs, outputs, lock time, and each input's witness
+/// (BIP141, BIP144). walletwatch reads transactions (an Electrum server sends them raw, see
+/// `RawTransaction(parsing:)`); the simulator builds them from parts and needs their real txids so
+/// that wallets that check them (BDK, ElectrumX) accept its chain.
 public struct RawTransaction: Sendable, Hashable {
-    /// An input: the output it spends and its unlocking script (empty for segwit spends).
+    /// An input: the output it spends and its unlocking script (empty for segwit spends), with
+    /// its witness stack (empty for legacy spends).
     public struct Input: Sendable, Hashable {
         /// The txid of the spent output's transaction, as written (display order, hex).
         public var previousTxid: String
@@ -12,13 +14,22 @@ public struct RawTransaction: Sendable, Hashable {
         public var scriptSig: [UInt8]
         /// nSequence.
         public var sequence: UInt32
+        /// The witness stack's items, bottom first (BIP141); not part of the txid.
+        public var witness: [[UInt8]]
 
         /// An input spending `previousTxid:previousIndex`.
-        public init(previousTxid: String, previousIndex: UInt32, scriptSig: [UInt8] = [], sequence: UInt32 = 0xffff_fffd) {
+        public init(previousTxid: String, previousIndex: UInt32, scriptSig: [UInt8] = [], sequence: UInt32 = 0xffff_fffd,
+                    witness: [[UInt8]] = []) {
             self.previousTxid = previousTxid
             self.previousIndex = previousIndex
             self.scriptSig = scriptSig
             self.sequence = sequence
+            self.witness = witness
+        }
+
+        /// Whether it spends nothing: a coinbase input (previous txid all zeros, index 0xffffffff).
+        public var isCoinbase: Bool {
+            previousIndex == 0xffff_ffff && previousTxid.utf8.allSatisfy { $0 == UInt8(ascii: "0") }
         }
     }
 
@@ -80,6 +91,26 @@ public struct RawTransaction: Sendable, Hashable {
     /// input's previous txid is malformed.
     public var txid: String? {
         serializedWithoutWitness.map { Hex.encode(Hashes.doubleSHA256($0).reversed()) }
+    }
+
+    /// Whether any input carries a witness (then the transaction is written in BIP144's form).
+    public var hasWitness: Bool { inputs.contains { !$0.witness.isEmpty } }
+
+    /// The serialization a node relays and a block holds: BIP144's (marker 0x00, flag 0x01, and
+    /// a witness stack per input after the outputs) when any input has a witness, else the
+    /// legacy one; nil when an input's previous txid is malformed.
+    public var serialized: [UInt8]? {
+        guard hasWitness else { return serializedWithoutWitness }
+        guard let legacy = serializedWithoutWitness else { return nil }
+        // The legacy form is version (4) + inputs and outputs + lock time (4): the marker and flag
+        // go after the version and the witnesses before the lock time.
+        var bytes = Array(legacy[..<4]) + [0x00, 0x01] + legacy[4..<(legacy.count - 4)]
+        for input in inputs {
+            bytes += Self.compactSize(input.witness.count)
+            for item in input.witness { bytes += Self.compactSize(item.count) + item }
+        }
+        bytes += legacy[(legacy.count - 4)...]
+        return bytes
     }
 
     static func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
