@@ -90,14 +90,14 @@ public struct AssetFigures: Hashable, Sendable {
     public let quantity: Int64
     /// Quantity x price now.
     public let value: Int64?
-    /// Display minor units per one major unit of the asset: the deposits' value at their dates
-    /// over the amount deposited. Nil without deposits or when a deposit has no rate.
+    /// Display minor units per one major unit of the asset: the cost basis over the quantity
+    /// held now (the moving average). Nil when nothing is held or a cost is unknown.
     public let averageCost: Int64?
-    /// Quantity x average cost.
+    /// What the quantity held now cost: the moving average's running cost basis.
     public let costBasis: Int64?
     /// Value - cost basis.
     public let unrealizedGain: Int64?
-    /// Sum over withdrawals of amount x (price at its date - average cost).
+    /// Sum over withdrawals of amount x (price at its date - the average cost at that moment).
     public let realizedGain: Int64?
     /// The time-weighted return as a fraction (0.125 = 12.5%); nil when nothing was held.
     public let timeWeightedReturn: Decimal?
@@ -107,56 +107,47 @@ public struct AssetFigures: Hashable, Sendable {
 
 /// Average cost, cost basis, gains and the time-weighted return of assets (SPEC.md section 13).
 ///
+/// The average cost is a moving average, walked in date order ("Average Cost at time of sale",
+/// seed 003): a deposit adds its amount x the price at its date to the cost basis; a
+/// withdrawal removes its amount x the average cost at that moment, so the average does not
+/// move on a withdrawal, and realizes amount x (its price - that average). A realized gain is
+/// therefore fixed when it happens: a later deposit changes the average from then on only.
+/// And realized + unrealized gain is always what the asset brought in (value now plus the
+/// withdrawals at their prices, minus the deposits at theirs), because every cost a withdrawal
+/// takes out of the basis is the cost its realized gain was measured against.
+///
 /// Choices where the specification is silent:
-/// - Average cost is the specification's: every deposit's value at its date over every amount
-///   deposited. Withdrawals do not change it (they lower the quantity, so the cost basis falls
-///   in proportion), and a deposit after a full withdrawal is averaged with the older ones.
-/// - A realized gain uses that same average cost, as the specification's formula reads. With one
-///   average cost, realized + unrealized gain always equals what the asset brought in (value now
-///   plus the withdrawals at their prices, minus the deposits at theirs); a running average at
-///   each withdrawal would not. The price of that: a gain realized earlier moves when a later
-///   deposit changes the average.
+/// - Everything withdrawn leaves a cost basis of exactly 0 and no average cost (nothing is held
+///   to have one); the next deposit starts afresh at its own price.
+/// - A deposit without a price makes the basis unknown until everything is withdrawn again (then
+///   it is 0, whatever the unknown cost was); a withdrawal without a price makes the realized
+///   gain unknown, while the basis still falls by the average cost.
+/// - A withdrawal of more than is held (a history that starts after the first deposit) has no
+///   cost to measure against: realized gain, average cost and cost basis are unknown from then on.
 /// - Only transactions dated at or before `now` count (the clock may be set in the past), in
 ///   every figure alike.
-/// - Values are kept exact until each figure is rounded, once, half to even.
+/// - Values are kept exact (Decimal) until each figure is rounded, once, half to even.
 public enum PortfolioCalculator {
     /// The figures of one asset at `now`.
     public static func figures(of asset: PortfolioAsset, pricer: Pricer, now: Instant) -> AssetFigures {
         let movements = asset.movements.filter { $0.date <= now && $0.amount != 0 }
-        var depositedAmount: Int64 = 0
-        var depositedValue: Decimal = 0
-        var costKnown = true
-        var withdrawnAmount: Int64 = 0
-        var withdrawnValue: Decimal = 0
-        var realizedKnown = true
         var missing: MissingPrice?
         func note(_ instant: Instant) {
             if missing == nil { missing = pricer.missing(asset.currency, at: instant) }
         }
+        var basis = CostBasis()
         for movement in movements {
-            guard let price = pricer.unitPrice(asset.currency, at: movement.date) else {
-                note(movement.date)
-                if movement.amount > 0 { costKnown = false } else { realizedKnown = false }
-                continue
-            }
+            let price = pricer.unitPrice(asset.currency, at: movement.date)
+            if price == nil { note(movement.date) }
             if movement.amount > 0 {
-                depositedAmount += movement.amount
-                depositedValue += Decimal(movement.amount) * price
+                basis.deposit(movement.amount, at: price)
             } else {
-                withdrawnAmount -= movement.amount
-                withdrawnValue -= Decimal(movement.amount) * price
+                basis.withdraw(-movement.amount, at: price)
             }
         }
-        let quantity = movements.reduce(Int64(0)) { $0 + $1.amount }
-        let costKnownAtAll = costKnown && depositedAmount > 0
-        // Withdrawals without any deposit (an incomplete history) have no cost to compare with.
-        let realized: Decimal? = !realizedKnown ? nil
-            : withdrawnAmount == 0 ? 0
-            : costKnownAtAll ? withdrawnValue - Decimal(withdrawnAmount) * depositedValue / Decimal(depositedAmount) : nil
-        let averageCost: Int64? = costKnownAtAll
-            ? Rounding.halfEven(depositedValue * Decimal(asset.currency.minorUnitsPerMajor) / Decimal(depositedAmount)) : nil
-        let costBasis: Int64? = quantity == 0 ? 0
-            : (costKnownAtAll ? Rounding.halfEven(Decimal(quantity) * depositedValue / Decimal(depositedAmount)) : nil)
+        let quantity = basis.quantity
+        let averageCost = basis.averagePerMinorUnit.flatMap { Rounding.halfEven($0 * Decimal(asset.currency.minorUnitsPerMajor)) }
+        let costBasis = basis.cost.flatMap(Rounding.halfEven)
         var value: Int64? = 0
         if quantity != 0 {
             if let price = pricer.unitPrice(asset.currency, at: now) {
@@ -171,7 +162,7 @@ public enum PortfolioCalculator {
         return AssetFigures(
             quantity: quantity, value: value, averageCost: averageCost, costBasis: costBasis,
             unrealizedGain: value.flatMap { value in costBasis.map { value - $0 } },
-            realizedGain: realized.flatMap(Rounding.halfEven),
+            realizedGain: basis.realized.flatMap(Rounding.halfEven),
             timeWeightedReturn: try? twr.get(), missingPrice: missing)
     }
 
@@ -220,5 +211,53 @@ public enum PortfolioCalculator {
             }
         }
         return .success(periods > 0 ? growth - 1 : nil)
+    }
+}
+
+/// The moving average's running state: the quantity held, what it cost, and the gains the
+/// withdrawals realized, in display-currency minor units (exact until a figure is rounded).
+struct CostBasis {
+    /// Asset minor units held.
+    private(set) var quantity: Int64 = 0
+    /// What `quantity` cost; nil while a cost is unknown.
+    private(set) var cost: Decimal? = 0
+    /// The sum of the realized gains; nil once one is unknown.
+    private(set) var realized: Decimal? = 0
+    /// A withdrawal took more than was held: the history is incomplete, and no cost can be known.
+    private var overdrawn = false
+
+    /// Display minor units per asset minor unit: cost over quantity; nil when nothing is held or
+    /// the cost is unknown.
+    var averagePerMinorUnit: Decimal? {
+        guard quantity > 0, let cost else { return nil }
+        return cost / Decimal(quantity)
+    }
+
+    /// `amount` (above 0) comes in at `price` (nil: unknown).
+    mutating func deposit(_ amount: Int64, at price: Decimal?) {
+        quantity += amount
+        guard !overdrawn else { return }
+        cost = cost.flatMap { cost in price.map { cost + Decimal(amount) * $0 } }
+    }
+
+    /// `amount` (above 0) goes out at `price` (nil: unknown): it takes its share of the cost out
+    /// at the average of this moment, and realizes the difference to its price.
+    mutating func withdraw(_ amount: Int64, at price: Decimal?) {
+        guard !overdrawn, amount <= quantity else {
+            overdrawn = true
+            quantity -= amount
+            cost = nil
+            realized = nil
+            return
+        }
+        let average = averagePerMinorUnit
+        quantity -= amount
+        if let price, let average {
+            realized = realized.map { $0 + Decimal(amount) * (price - average) }
+        } else {
+            realized = nil
+        }
+        // Everything withdrawn: nothing is held, so nothing is owed to any cost, known or not.
+        cost = quantity == 0 ? 0 : average.flatMap { average in cost.map { $0 - Decimal(amount) * average } }
     }
 }

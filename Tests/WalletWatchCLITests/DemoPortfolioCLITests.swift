@@ -6,7 +6,7 @@ import WalletWatchSim
 
 /// The demo as scripts/demo runs it (ingest, `rates backfill`, `report`), with every portfolio
 /// figure checked against a hand computation from the simulator's price series (SPEC.md
-/// section 13's formulas, written out here in integer cents and sats), and the web page showing
+/// section 13's moving average, worked out in Python's exact fractions), and the web page showing
 /// those figures and each transaction's value at its date.
 @Suite("CLI: the demo's portfolio after a backfill, by hand")
 struct DemoPortfolioCLITests {
@@ -20,34 +20,41 @@ struct DemoPortfolioCLITests {
 
     static func price(_ instant: Instant) -> Int64 { PriceSeriesByHand.cents(usd, on: instant.day) }
 
-    static func halfEven(_ numerator: Int128, _ denominator: Int128) -> Int64 {
-        let quotient = numerator / denominator, remainder = numerator % denominator
-        let twice = 2 * (remainder < 0 ? -remainder : remainder)
-        if twice < denominator { return Int64(quotient) }
-        let away = quotient + (numerator < 0 ? -1 : 1)
-        if twice > denominator { return Int64(away) }
-        return Int64(quotient % 2 == 0 ? quotient : away)
+    /// SPEC 13's moving average worked out by another implementation: Python's exact fractions,
+    /// fed the movements in date order (deposits first at one instant) with the price of each
+    /// one's day and the price now, each figure rounded once, half to even, as Python's round()
+    /// does.
+    static func figures(_ movements: [(sats: Int64, at: Instant)]) async throws -> ByHand {
+        let ordered = movements.sorted { ($0.at, -$0.sats) < ($1.at, -$1.sats) }
+        let input = ordered.map { "\($0.sats) \(price($0.at))" }.joined(separator: "\n")
+        let result = try await ProcessRunner.run("/usr/bin/python3", ["-c", """
+            import sys
+            from fractions import Fraction
+            usd = \(usd)
+            quantity, basis, realized = 0, Fraction(0), Fraction(0)
+            for line in sys.stdin.read().split("\\n"):
+                sats, cents = map(int, line.split())
+                price = Fraction(cents, 100_000_000)          # cents per sat
+                if sats > 0:
+                    quantity += sats
+                    basis += sats * price
+                else:
+                    average = basis / quantity
+                    realized += -sats * (price - average)
+                    quantity += sats
+                    basis = Fraction(0) if quantity == 0 else basis + sats * average
+            value = round(Fraction(quantity * usd, 100_000_000))
+            average = "null" if quantity == 0 else round(basis / quantity * 100_000_000)
+            print(value, average, round(basis), value - round(basis), round(realized))
+            """], environment: [:], currentDirectory: "/", input: input)
+        let fields = result.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard result.status == 0, fields.count == 5 else { throw HandComputationFailed(output: result.stdout + result.stderr) }
+        return ByHand(value: Int64(fields[0])!, averageCost: Int64(fields[1]), costBasis: Int64(fields[2])!,
+                      unrealized: Int64(fields[3])!, realized: Int64(fields[4])!)
     }
 
-    static func figures(_ movements: [(sats: Int64, at: Instant)]) -> ByHand {
-        let sat: Int128 = 100_000_000
-        var deposited: Int128 = 0, depositedValue: Int128 = 0, withdrawn: Int128 = 0, withdrawnValue: Int128 = 0
-        for movement in movements {
-            let c = Int128(price(movement.at))
-            if movement.sats > 0 {
-                deposited += Int128(movement.sats)
-                depositedValue += Int128(movement.sats) * c      // sat x cents per BTC
-            } else {
-                withdrawn -= Int128(movement.sats)
-                withdrawnValue -= Int128(movement.sats) * c
-            }
-        }
-        let quantity = Int128(movements.reduce(0) { $0 + $1.sats })
-        let value = halfEven(quantity * Int128(usd), sat)
-        let costBasis = quantity == 0 ? 0 : halfEven(quantity * depositedValue, deposited * sat)
-        let realized = withdrawn == 0 ? 0 : halfEven(withdrawnValue * deposited - withdrawn * depositedValue, deposited * sat)
-        return ByHand(value: value, averageCost: deposited > 0 ? halfEven(depositedValue, deposited) : nil, costBasis: costBasis,
-                      unrealized: value - costBasis, realized: realized)
+    struct HandComputationFailed: Error {
+        let output: String
     }
 
     /// The time-weighted return of SPEC 13: sub-periods between cash flows, each
@@ -99,7 +106,7 @@ struct DemoPortfolioCLITests {
         var total = ByHand(value: 0, averageCost: nil, costBasis: 0, unrealized: 0, realized: 0)
         for line in lines {
             let name = try #require(line["name"] as? String)
-            let expected = Self.figures(try #require(movements[name]))
+            let expected = try await Self.figures(try #require(movements[name]))
             #expect(line["value"] as? Int == Int(expected.value), "\(name) value")
             #expect(line["average_cost"] as? Int == expected.averageCost.map(Int.init), "\(name) average cost")
             #expect(line["cost_basis"] as? Int == Int(expected.costBasis), "\(name) cost basis")

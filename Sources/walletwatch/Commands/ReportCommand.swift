@@ -10,11 +10,13 @@ struct ReportCommand: AsyncParsableCommand {
         abstract: "Portfolio figures: value, average cost, cost basis, gains, time-weighted return, goals.",
         discussion: """
             Per asset and overall, in the display currency (or --currency): quantity (the sum of \
-            confirmed transactions), value (quantity x price now), average cost (every deposit's \
-            value at its date over every amount deposited), cost basis (quantity x average cost), \
-            unrealized gain (value - cost basis), realized gain (each withdrawal's amount x its \
-            price minus the same average cost) and the time-weighted return (sub-period \
-            returns between cash flows, chained). Then each goal's achievement rate (funded / \
+            confirmed transactions), value (quantity x price now), average cost (a moving \
+            average in date order: a deposit adds its value at its date to the cost basis, a \
+            withdrawal takes out its amount at the average of that moment), cost basis (what \
+            the quantity held cost), unrealized gain (value - cost basis), realized gain (each \
+            withdrawal's amount x its price minus the average cost at that moment: fixed once \
+            realized, whatever comes later) and the time-weighted return (sub-period returns \
+            between cash flows, chained). Then each goal's achievement rate (funded / \
             target), distance (target - funded, in the goal's currency) and whether it is reached.
 
             The price at a date is the latest rate at or before it. A figure that needs a price \
