@@ -38,7 +38,7 @@ extension AppDatabase {
             try renameSourceAsset(db, id: id, to: name)
             return id
         }
-        let state = PassAssetState(kind: kind, name: name, id: nil, hadRows: false, tracksRule1: false)
+        let state = PassAssetState(kind: kind, name: name, id: nil, hadRows: false, tracksRule1: false, announces: false)
         return try state.create(db, source: source, now: now, pass: nil)
     }
 

@@ -31,7 +31,7 @@ public struct LedgerPass: Sendable {
     private var counts = IngestCounts()
     private var newlyConfirmed: [NewlyConfirmed] = []
     /// The transaction events this pass will write when it publishes (an asset's first pass,
-    /// which stores its history, announces no `transaction.new`).
+    /// which stores its history, announces no `transaction.new`: SPEC.md section 23).
     private var notices: [TransactionNotice] = []
     /// The staging write in progress: it runs while the caller decodes and compares the next
     /// batch, and is awaited before the next one starts (one writer, in order).
@@ -54,13 +54,15 @@ public struct LedgerPass: Sendable {
             assets[kind] = try await database.read { db -> PassAssetState in
                 guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM asset_rows WHERE source = ? AND kind = ?",
                                                   arguments: [source, kind]) else {
-                    return PassAssetState(kind: kind, name: name, id: nil, hadRows: false, tracksRule1: false)
+                    return PassAssetState(kind: kind, name: name, id: nil, hadRows: false, tracksRule1: false, announces: false)
                 }
                 return PassAssetState(
                     kind: kind, name: name, id: id,
                     hadRows: try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM ledger WHERE asset_id = ?)", arguments: [id]) ?? false,
                     tracksRule1: try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset_allocations WHERE asset_id = ?)",
-                                                   arguments: [id]) ?? false)
+                                                   arguments: [id]) ?? false,
+                    announces: try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM ingest_runs WHERE source = ? AND ok = 1)",
+                                                 arguments: [source]) ?? false)
             }
         }
         assets[kind]?.name = name
@@ -86,7 +88,7 @@ public struct LedgerPass: Sendable {
             state.pendingNotReported?.remove(observed.txid)
             guard let row else {
                 inserts.append(PendingInsert(kind: asset.kind, observed: observed))
-                if state.hadRows { notices.append(TransactionNotice(kind: asset.kind, event: .transactionNew, txid: observed.txid)) }
+                if state.announces { notices.append(TransactionNotice(kind: asset.kind, event: .transactionNew, txid: observed.txid)) }
                 continue
             }
             guard let change = row.change(to: observed) else { continue }
@@ -251,6 +253,11 @@ struct PassAssetState: Sendable {
     /// False for an asset without any transaction before the pass: nothing needs looking up
     /// (a first ingest is inserts only).
     let hadRows: Bool
+    /// Whether what the pass finds is news (SPEC.md section 23): false for the asset's first
+    /// pass, the one that creates it, or a source's first successful pass, which store the
+    /// history as it is; true afterwards, also while the asset has no transaction yet (a wallet
+    /// watched while empty announces its first deposit).
+    let announces: Bool
     /// True when the asset has allocations, so that Rule 1 may apply to it; otherwise the
     /// newly confirmed transactions need not be remembered at all.
     let tracksRule1: Bool
@@ -259,12 +266,13 @@ struct PassAssetState: Sendable {
     var pendingNotReported: Set<String>?
     var marksVanished = false
 
-    init(kind: AssetKind, name: String, id: Int64?, hadRows: Bool, tracksRule1: Bool) {
+    init(kind: AssetKind, name: String, id: Int64?, hadRows: Bool, tracksRule1: Bool, announces: Bool) {
         self.kind = kind
         self.name = name
         self.id = id
         self.hadRows = hadRows
         self.tracksRule1 = tracksRule1
+        self.announces = announces
     }
 
     /// Reads the asset's stored unconfirmed txids, once.

@@ -121,6 +121,46 @@ struct NotifierTests {
         #expect(notify.receiver.received.count == written.count + 1, "no delivery twice")
     }
 
+    /// SPEC.md section 23: the first pass is the one that creates the asset, not "a pass while
+    /// the asset has no transactions". The README's `allocate "New wallet" House=100%` on a
+    /// wallet watched while empty must announce its first deposit and Rule 1's allocation.
+    @Test("a wallet watched while empty announces its first deposit and Rule 1's allocation of it")
+    func firstDepositOfAnEmptyWallet() async throws {
+        let notify = try await NotifyWorld()
+        let address = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
+        let fresh = SourceConfig(name: "fresh", kind: .esplora, url: notify.world.simulator.esploraURL, asset: "New wallet",
+                                 addresses: [address], intervalSeconds: 600)
+        let engine = try notify.engine(sources: [fresh])
+        #expect(try await engine.ingestor.ingest(sources: ["fresh"])[0].ok)
+        #expect(try notify.log().isEmpty, "the pass that creates the asset announces nothing")
+        _ = try engine.goals.add(name: "House", currency: .btc, target: Money(minorUnits: 10_000_000, currency: .btc), deadline: nil)
+        _ = try engine.allocations.allocate(asset: "New wallet", assignments: [("House", "100%")])
+
+        try await notify.world.simulator.addEsploraTransaction(EsploraTxSpec(
+            txid: String(repeating: "5a", count: 32), outputs: [EsploraTxIO(address: address, value: 250_000)], blockHeight: 869_999))
+        notify.advance(seconds: 600)
+        let report = try await engine.ingestor.ingest(sources: ["fresh"])[0]
+        #expect(report.ok && report.counts.new == 1 && report.counts.autoAllocated == 1, "\(report)")
+        #expect(try notify.log().map(\.event) == ["transaction.new", "allocation.auto"])
+        try await notify.receiver.start()
+        await notify.deliverDue(engine)
+        let bodies = try notify.receiver.acknowledged.map { try Self.body($0) }
+        let new = try #require(bodies.first?["data"] as? [String: Any])
+        #expect(new["asset"] as? String == "New wallet" && new["amount"] as? Int == 250_000 && new["status"] as? String == "confirmed")
+        let allocation = try #require(bodies.last?["data"] as? [String: Any])
+        #expect(allocation["goal"] as? String == "House" && allocation["amount"] as? Int == 250_000 && allocation["rule"] as? String == "1")
+    }
+
+    @Test("a source whose asset a balance refresh created before its first successful pass still stores its history silently")
+    func assetMadeBeforeTheFirstPass() async throws {
+        let notify = try await NotifyWorld()
+        let engine = try notify.engine()
+        // `balance --refresh` before any ingest creates the source's assets and stores balances only.
+        _ = try await engine.balances.current(refresh: true)
+        #expect(try await engine.ingestor.ingest(sources: ["ark"])[0].counts.new > 0)
+        #expect(try notify.log().isEmpty, "the source's first successful pass announces nothing, whoever made its asset")
+    }
+
     @Test("a receiver that is down, then up: every event arrives in order, and none acknowledged comes again")
     func downThenUp() async throws {
         let notify = try await NotifyWorld()
