@@ -23,6 +23,7 @@ public final class WebhookReceiver: Sendable {
 
     private struct State {
         var received: [Received] = []
+        var arrived = 0
         var status = 200
         var delay: Duration = .zero
         var server: Task<Void, any Error>?
@@ -48,7 +49,10 @@ public final class WebhookReceiver: Sendable {
             let body = try await request.collectBody(upTo: 1 << 20)
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName.lowercased()] = field.value }
-            let (status, delay) = state.withLock { ($0.status, $0.delay) }
+            let (status, delay) = state.withLock { state in
+                state.arrived += 1
+                return (state.status, state.delay)
+            }
             if delay > .zero { try await Task.sleep(for: delay) }
             state.withLock { $0.received.append(Received(headers: headers, body: Array(buffer: body), status: status)) }
             return Response(status: .init(code: status), body: .init(byteBuffer: ByteBuffer(string: "{\"ok\":true}")))
@@ -84,11 +88,12 @@ public final class WebhookReceiver: Sendable {
 
     /// Every request so far, in the order they were answered.
     public var received: [Received] { state.withLock { $0.received } }
+    /// How many requests arrived, answered yet or not (a slow answer is still being waited).
+    public var arrived: Int { state.withLock { $0.arrived } }
     /// The requests it answered with a 2xx.
     public var acknowledged: [Received] { received.filter { (200...299).contains($0.status) } }
 
     enum ReceiverError: Error { case didNotStart(Int) }
-
 
     deinit {
         state.withLock { $0.server?.cancel() }

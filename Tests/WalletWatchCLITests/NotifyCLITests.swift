@@ -140,4 +140,51 @@ struct NotifyCLITests {
         #expect(await restarted.exitStatus(within: .seconds(30)) == 0, "\(restarted.stderr)")
         #expect(receiver.received.count == 1, "never sent again")
     }
+
+    /// Issue 21: with two or more targets only one was served (the daemon's loops shared one
+    /// wake-up that held a single waiter), and SIGTERM left the daemon running.
+    @Test("run with a healthy, a slow and a failing target: the healthy one gets every event in order, SIGTERM stops it within seconds")
+    func threeTargets() async throws {
+        let demo = try await DemoSetup()
+        let healthy = WebhookReceiver(), slow = WebhookReceiver(), failing = WebhookReceiver()
+        for receiver in [healthy, slow, failing] { try await receiver.start() }
+        defer { Task { for receiver in [healthy, slow, failing] { await receiver.stop() } } }
+        slow.answer(200, after: .seconds(120))
+        failing.answer(500)
+        let config = try String(contentsOfFile: demo.folder.file("walletwatch.toml"), encoding: .utf8)
+        let targets = [("slow", slow), ("home", healthy), ("broken", failing)].map { name, receiver in
+            "\n[[notify]]\nname = \"\(name)\"\nkind = \"webhook\"\nurl = \"\(receiver.url)\"\nevents = [\"transaction.new\"]\n"
+        }
+        demo.folder.write("walletwatch.toml", config + targets.joined())
+        let database = demo.folder.file("walletwatch.sqlite")
+        let cli = demo.cli()
+        #expect(try await cli.run("ingest").status == 0, "the first pass stores the history")
+
+        let daemon = try BackgroundProcess(cli.binary, ["run"], environment: cli.environment, currentDirectory: demo.folder.path)
+        for (index, sats) in [4201, 4202, 4203].enumerated() {
+            _ = try await demo.simulator.addMovement(
+                BarkdMovement(subsystem: .init(name: "bark.arkoor", kind: "receive"), effectiveBalanceSat: Int64(sats),
+                              time: .init(createdAt: SimTime(unixSeconds: 1_795_261_000 + Int64(index)))), to: "ark")
+            // One movement a pass: barkd's notification wakes the daemon's ingest.
+            #expect(try await eventually(within: .seconds(30)) {
+                try await sqlite(database, "SELECT COUNT(*) FROM notify_deliveries WHERE target = 'home'") == "\(index + 1)"
+            }, "\(daemon.stderr)")
+        }
+        #expect(await eventually(within: .seconds(20)) { healthy.acknowledged.count == 3 }, "the healthy target got \(healthy.received.count): \(daemon.stderr)")
+        let order = try await sqlite(database, "SELECT e.id FROM notify_deliveries d JOIN notify_events e ON e.seq = d.event_seq WHERE d.target = 'home' ORDER BY e.seq")
+        #expect(healthy.acknowledged.compactMap { $0.header("x-walletwatch-delivery") } == order.split(separator: "\n").map(String.init),
+                "in the outbox's order")
+        #expect(healthy.acknowledged.map { $0.text.contains("\"amount\":4201") } == [true, false, false])
+        #expect(await eventually(within: .seconds(20)) { slow.arrived >= 1 && failing.received.count >= 1 }, "every target is tried")
+        #expect(try await sqlite(database, "SELECT status || ' ' || attempts FROM notify_deliveries WHERE target = 'broken' ORDER BY event_seq LIMIT 1") == "pending 1")
+
+        // The slow target's request is still open: SIGTERM must not wait for it.
+        let stopping = ContinuousClock.now
+        daemon.send(SIGTERM)
+        #expect(await daemon.exitStatus(within: .seconds(10)) == 0, "\(daemon.stderr)")
+        #expect(ContinuousClock.now - stopping < .seconds(5), "stopped after \(ContinuousClock.now - stopping)")
+        #expect(!daemon.stderr.contains("CONTINUATION MISUSE"), "\(daemon.stderr)")
+        #expect(try await sqlite(database, "SELECT status || ' ' || attempts FROM notify_deliveries WHERE target = 'slow' ORDER BY event_seq LIMIT 1") == "pending 0",
+                "cut off by shutdown: not an attempt, still pending, sent again next time")
+    }
 }

@@ -76,8 +76,13 @@ public struct Scheduler: Service {
                 group.addTask {
                     await engine.backupSchedule.run(stopping: { stopping }, pause: { await backupWakeup.wait(for: $0) })
                 }
+                // Cancelled at shutdown: a target that is slow to answer (or never answers)
+                // must not hold the daemon up; its delivery stays pending and is sent again,
+                // with the same id, when the daemon runs next.
                 group.addTask {
-                    await engine.notifier.run(stopping: { Self.isStopping }, pause: { await notifyWakeup.wait(for: $0) })
+                    await cancelWhenGracefulShutdown {
+                        await engine.notifier.run(stopping: { Self.isStopping }, pause: { await notifyWakeup.wait(for: $0) })
+                    }
                 }
                 // The daemon lasts until it is told to stop, even with nothing to schedule (no
                 // sources, static rates): `serve` must keep its web view up for manual assets.
@@ -86,12 +91,9 @@ public struct Scheduler: Service {
         } onGracefulShutdown: {
             engine.logger.info("shutting down: no new ingest starts; a running one finishes")
             Task {
-                for wakeup in wakeups.values { await wakeup.fire() }
-                await rateWakeup.fire()
-                await backfillWakeup.fire()
-                await backupWakeup.fire()
-                await notifyWakeup.fire()
-                await planWakeup.fire()
+                for wakeup in Array(wakeups.values) + [rateWakeup, backfillWakeup, backupWakeup, notifyWakeup, planWakeup] {
+                    await wakeup.close()
+                }
             }
         }
         engine.logger.info("daemon stopped")
@@ -228,44 +230,5 @@ public struct Scheduler: Service {
     static func jittered(_ duration: Duration) -> Duration {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         return .milliseconds(Int64(seconds * 1000 * Double.random(in: 0.9...1.1)))
-    }
-}
-
-/// Wakes a waiting loop before its timer: a barkd notification, or shutdown. A wake-up that
-/// arrives while nobody waits is kept for the next wait.
-actor Wakeup {
-    private var pending = false
-    private var waiter: CheckedContinuation<Void, Never>?
-    private var generation = 0
-
-    func fire() {
-        if let waiter {
-            self.waiter = nil
-            waiter.resume()
-        } else {
-            pending = true
-        }
-    }
-
-    /// Returns when fired, or after `duration`.
-    func wait(for duration: Duration) async {
-        if pending {
-            pending = false
-            return
-        }
-        generation += 1
-        let mine = generation
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: duration)
-            await self?.expire(mine)
-        }
-        await withCheckedContinuation { waiter = $0 }
-        timer.cancel()
-    }
-
-    private func expire(_ generation: Int) {
-        guard generation == self.generation, let waiter else { return }
-        self.waiter = nil
-        waiter.resume()
     }
 }

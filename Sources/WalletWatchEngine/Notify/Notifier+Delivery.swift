@@ -4,9 +4,10 @@ import WalletWatchSources
 import WalletWatchStore
 
 extension Notifier {
-    /// The daemon's delivery: one loop per configured target, so that a slow or unreachable
-    /// target holds up only its own deliveries, until `stopping` says so. `pause` waits up to
-    /// the given time (and returns early on shutdown). Deliveries left pending for targets no
+    /// The daemon's delivery: one loop per configured target, so that a slow, failing or
+    /// unreachable target holds up only its own deliveries, until `stopping` says so or the
+    /// task is cancelled (which also cuts off an attempt in flight). `pause` waits up to the
+    /// given time (and returns early on shutdown); the loops may share it. Deliveries left pending for targets no
     /// longer in the config are marked failed first: nobody would send them.
     public func run(stopping: @escaping @Sendable () -> Bool, pause: @escaping @Sendable (Duration) async -> Void) async {
         do {
@@ -40,6 +41,9 @@ extension Notifier {
             return false
         }
         let outcome = await attempt(delivery, to: target)
+        // Cut off by shutdown: not an attempt the receiver refused. It stays as it was and is
+        // sent again, with the same id, when the daemon runs next.
+        if Task.isCancelled && !outcome.isDelivered { return false }
         let now = clock.now
         do {
             if outcome.isDelivered {
