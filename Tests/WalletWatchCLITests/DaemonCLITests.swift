@@ -54,6 +54,39 @@ struct DaemonCLITests {
         #expect(await server.exitStatus(within: .seconds(30)) == 0, "\(server.stderr)")
     }
 
+    /// Two daemons on one database would each deliver the outbox: half the webhooks twice.
+    @Test("a second run or serve on the same database exits 1 at once naming the holder's pid; one-shot commands still work")
+    func oneDaemonPerDatabase() async throws {
+        let demo = try await DemoSetup()
+        let cli = demo.cli()
+        let first = try BackgroundProcess(cli.binary, ["run"], environment: cli.environment, currentDirectory: demo.folder.path)
+        let lock = demo.folder.file("walletwatch.sqlite.daemon.lock")
+        #expect(await eventually(within: .seconds(20)) {
+            (try? String(contentsOfFile: lock, encoding: .utf8)) == "\(first.pid) run\n"
+        }, "\(first.stderr)")
+        for command in [["run"], ["serve", "--listen", "127.0.0.1:0"]] {
+            let started = ContinuousClock.now
+            let second = try await cli.run(command)
+            #expect(second.status == 1, "\(command): \(second.stderr)")
+            #expect(second.stderr == "error: another walletwatch daemon (pid \(first.pid), walletwatch run) is already running on \(demo.folder.file("walletwatch.sqlite")); only one run or serve may use a database: stop that one first\n",
+                    "\(second.stderr)")
+            #expect(ContinuousClock.now - started < .seconds(20), "refused at once")
+        }
+        #expect(try await cli.run("ingest").status == 0, "one-shot commands are not affected")
+        #expect(try await cli.run("tag", "create", "beside-the-daemon").status == 0)
+        // Killed, the first daemon's lock goes with it: the next one starts.
+        first.send(SIGKILL)
+        #expect(await first.exitStatus(within: .seconds(10)) != nil)
+        let next = try BackgroundProcess(cli.binary, ["run"], environment: cli.environment, currentDirectory: demo.folder.path)
+        #expect(await eventually(within: .seconds(20)) { (try? String(contentsOfFile: lock, encoding: .utf8)) == "\(next.pid) run\n" },
+                "\(next.stderr)")
+        // Its signal handlers are in place once it says so.
+        #expect(await eventually(within: .seconds(20)) { next.stderr.contains("daemon started") }, "\(next.stderr)")
+        next.send(SIGTERM)
+        #expect(await next.exitStatus(within: .seconds(30)) == 0, "\(next.stderr)")
+        #expect((try? FileManager.default.attributesOfItem(atPath: lock)[.posixPermissions] as? Int) == 0o600)
+    }
+
     @Test("serve without sources and with static rates stays up for manual assets until it is stopped")
     func serveWithoutSources() async throws {
         let folder = TemporaryDirectory("walletwatch-serve-manual")

@@ -29,6 +29,10 @@ struct RunCommand: AsyncParsableCommand {
             running ingest finishes its write (or rolls it back). Config/walletwatch.service \
             runs `serve` (this plus the web view) as a system service.
 
+            One daemon per database: run and serve lock DATABASE.daemon.lock beside it, and a \
+            second one exits 1 at once naming the pid that holds it (two would send webhooks \
+            twice). One-shot commands (ingest, tag, allocate...) work beside it as usual.
+
             Example:
               walletwatch run
             """)
@@ -38,6 +42,8 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         Signals.unblock()
         let context = try CommandContext.load(global, label: "walletwatch.run", logLevel: .info)
+        let lock = try DaemonLock.acquire(database: context.config.database, command: "run")
+        defer { withExtendedLifetime(lock) {} }
         if context.config.sources.isEmpty {
             context.engine.logger.warning("no sources configured; only rates are refreshed (add [[sources]] to \(context.config.file ?? "the config"))")
         }
@@ -58,7 +64,8 @@ struct ServeCommand: AsyncParsableCommand {
             Authorization: Bearer <token> (browsers: open /?token=<token> once; the \
             cookie it sets lasts until serve restarts). Without a token, only requests for \
             127.0.0.1, localhost or [::1] are answered (421 otherwise): no other web site can \
-            read the view through a name of its own pointed at this machine.
+            read the view through a name of its own pointed at this machine. Like run, it \
+            holds the database's daemon lock: a second run or serve exits 1 naming its pid.
 
             Examples:
               walletwatch serve
@@ -72,6 +79,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         Signals.unblock()
         let context = try CommandContext.load(global, label: "walletwatch.serve", logLevel: .info)
+        let lock = try DaemonLock.acquire(database: context.config.database, command: "serve")
+        defer { withExtendedLifetime(lock) {} }
         let text = listen ?? context.config.serve.listen
         guard let address = ListenAddress(text) else {
             throw UsageError("--listen '\(text)' is not host:port; write it like 127.0.0.1:8477")
