@@ -85,6 +85,10 @@ public struct LedgerPass: Sendable {
             stored = Array(repeating: nil, count: transactions.count)
         }
         for (observed, row) in zip(transactions, stored) {
+            if state.hadRows, !state.seen.insert(observed.txid.hashValue).inserted,
+               try await isRepeat(observed, in: asset.kind, assetID: state.id) {
+                continue
+            }
             state.pendingNotReported?.remove(observed.txid)
             guard let row else {
                 inserts.append(PendingInsert(kind: asset.kind, observed: observed))
@@ -104,6 +108,32 @@ public struct LedgerPass: Sendable {
         }
         assets[asset.kind] = state
         if inserts.count + updates.count >= stageThreshold { try await stage() }
+    }
+
+    /// Whether `observed` repeats a transaction already recorded in this pass with the same
+    /// contents (then it counts once); throws ``RepeatedTransaction`` when the contents differ.
+    /// False when its txid only shares a hash with an earlier one. Rare, so it may wait for the
+    /// staging write and read what it needs.
+    private mutating func isRepeat(_ observed: ObservedTransaction, in kind: AssetKind, assetID: Int64?) async throws -> Bool {
+        let source = source
+        if let first = inserts.last(where: { $0.kind == kind && $0.observed.txid == observed.txid })?.observed
+            ?? updates.last(where: { $0.kind == kind && $0.change.observed.txid == observed.txid })?.change.observed {
+            guard first == observed else { throw RepeatedTransaction(source: source, first: first, then: observed) }
+            return true
+        }
+        try await finishStaging()
+        guard let assetID else { return false }
+        let pass = id
+        // Staged by this pass (an update waits in staged_updates), or as stored before it (its
+        // first copy changed nothing).
+        let first = try await database.read { db in
+            let statements = LedgerStatements(db)
+            return try statements.stagedUpdate(pass: pass, assetID: assetID, txid: observed.txid)
+                ?? statements.lookup(assetID: assetID, txid: observed.txid)
+        }
+        guard let first else { return false }
+        guard first.change(to: observed) == nil else { throw RepeatedTransaction(source: source, stored: first, then: observed) }
+        return true
     }
 
     /// The source reported all of `asset`'s unconfirmed transactions in this pass (sources
@@ -132,7 +162,10 @@ public struct LedgerPass: Sendable {
             let statements = LedgerStatements(db)
             for insert in inserts {
                 let assetID = ids[insert.kind]!
-                guard try statements.insert(insert.observed, assetID: assetID, now: now, pass: pass) else { continue }
+                guard try statements.insert(insert.observed, assetID: assetID, now: now, pass: pass) else {
+                    try statements.ensureRepeatMatches(insert.observed, assetID: assetID, source: source)
+                    continue
+                }
                 outcome.record(insert, assetID: assetID, tracksRule1: assets[insert.kind]!.tracksRule1, now: now)
             }
             for update in updates {
@@ -176,7 +209,10 @@ public struct LedgerPass: Sendable {
             var published = StagingOutcome()
             for insert in inserts {
                 let assetID = ids[insert.kind]!
-                guard try statements.insert(insert.observed, assetID: assetID, now: now, pass: nil) else { continue }
+                guard try statements.insert(insert.observed, assetID: assetID, now: now, pass: nil) else {
+                    try statements.ensureRepeatMatches(insert.observed, assetID: assetID, source: source)
+                    continue
+                }
                 published.record(insert, assetID: assetID, tracksRule1: assets[insert.kind]!.tracksRule1, now: now)
             }
             counts.new += published.new
@@ -265,6 +301,10 @@ struct PassAssetState: Sendable {
     /// pass first records or marks vanished rows (a pass that finds nothing changed never does).
     var pendingNotReported: Set<String>?
     var marksVanished = false
+    /// Hashes of the txids recorded so far in this pass, kept on the lookup path only (an asset
+    /// with rows): a txid listed twice must be noticed even when its first copy changed nothing.
+    /// On the insert-only path the ledger's unique key notices it instead, for free.
+    var seen: Set<Int> = []
 
     init(kind: AssetKind, name: String, id: Int64?, hadRows: Bool, tracksRule1: Bool, announces: Bool) {
         self.kind = kind

@@ -32,6 +32,25 @@ final class LedgerStatements {
         }
     }
 
+    /// The change `pass` staged for (asset, txid), as the row will read once published; nil
+    /// when it staged none.
+    func stagedUpdate(pass: Int64, assetID: Int64, txid: String) throws -> StoredTransaction? {
+        try Row.fetchOne(db, sql: """
+            SELECT amount, type, status, date, fee, round, board_txid, counterparty FROM staged_updates
+            WHERE pass = ? AND asset_id = ? AND txid = ?
+            """, arguments: [pass, assetID, txid]).map { row in
+            StoredTransaction(amount: row["amount"], type: row["type"], status: row["status"], date: row["date"], fee: row["fee"],
+                              round: row["round"], boardTxid: row["board_txid"], counterparty: row["counterparty"], autoAllocated: false)
+        }
+    }
+
+    /// After an insert found (asset, txid) taken: the answer listed the txid twice. The same
+    /// contents count once; different ones refuse the pass (SPEC.md section 24).
+    func ensureRepeatMatches(_ observed: ObservedTransaction, assetID: Int64, source: String) throws {
+        guard let first = try lookup(assetID: assetID, txid: observed.txid), first.change(to: observed) != nil else { return }
+        throw RepeatedTransaction(source: source, stored: first, then: observed)
+    }
+
     /// Inserts a new transaction, invisible to readers until `pass` is published (visible at
     /// once when `pass` is nil); false when the asset already has that txid.
     func insert(_ observed: ObservedTransaction, assetID: Int64, now: Instant, pass: Int64?) throws -> Bool {

@@ -38,3 +38,38 @@ struct TransactionChange: Sendable {
     /// It was not confirmed before (and Rule 1 has not been applied to it).
     let becameConfirmed: Bool
 }
+
+/// A source's answer listed one txid (a barkd movement id, an on-chain txid) twice with
+/// different contents: which copy is true cannot be known, so the pass is refused whole
+/// (SPEC.md section 24). The same contents twice count once and are no error.
+public struct RepeatedTransaction: Classified {
+    public let source: String
+    public let txid: String
+    /// How each copy reads: "5000 sat confirmed 2026-11-01T10:00:00.000Z".
+    public let first: String
+    public let then: String
+
+    init(source: String, first: ObservedTransaction, then: ObservedTransaction) {
+        self.source = source
+        txid = then.txid
+        self.first = Self.describe(amount: first.amount, status: first.status.rawValue, date: first.date?.iso8601)
+        self.then = Self.describe(amount: then.amount, status: then.status.rawValue, date: then.date?.iso8601)
+    }
+
+    init(source: String, stored first: StoredTransaction, then: ObservedTransaction) {
+        self.source = source
+        txid = then.txid
+        self.first = Self.describe(amount: first.amount, status: first.status, date: first.date)
+        self.then = Self.describe(amount: then.amount, status: then.status.rawValue, date: then.date?.iso8601 ?? first.date)
+    }
+
+    private static func describe(amount: Int64, status: String, date: String?) -> String {
+        "\(amount) sat \(status)" + (date.map { " \($0)" } ?? "")
+    }
+
+    public var description: String {
+        "source '\(source)': its answer lists \(DisplaySafety.escaped(txid)) twice with different contents (\(first), then \(then)); nothing of this pass was stored"
+    }
+
+    public var kind: ErrorKind { .runtime }
+}

@@ -45,7 +45,7 @@ public struct BarkdClient: Sendable {
         try await requester.get("/api/v1/onchain/transactions") { reader in
             var list: [WalletTransaction] = []
             try reader.readArray { reader, _ in list.append(try BarkdDecoding.walletTransaction(&reader)) }
-            return list
+            return try reader.withoutRepeats(list, what: "txid", id: \.txid)
         }
     }
 

@@ -35,7 +35,7 @@ enum EsploraDecoding {
     static func transactions(_ reader: inout JSONReader) throws -> [EsploraTransaction] {
         var list: [EsploraTransaction] = []
         try reader.readArray { reader, _ in list.append(try transaction(&reader)) }
-        return list
+        return try reader.withoutRepeats(list, what: "txid", id: \.txid)
     }
 
     static func transaction(_ reader: inout JSONReader) throws -> EsploraTransaction {
