@@ -202,7 +202,7 @@ struct EsploraAmountTests {
     @Test("outputs to the addresses minus inputs from them; the counterparty is the first foreign party")
     func amounts() {
         let mine: Set<String> = ["bc1qmine1", "bc1qmine2"]
-        let spend = EsploraTransaction(
+        let spend = ChainTransaction(
             txid: "t", inputs: [.init(address: "bc1qmine1", value: 100_000)],
             outputs: [.init(address: "bc1qshop", value: 60_000), .init(address: "bc1qmine2", value: 39_000)],
             fee: 1000, confirmed: true, blockHeight: 10, blockTime: 1_793_613_600)
@@ -210,7 +210,7 @@ struct EsploraAmountTests {
         #expect(observed.amount == -61_000)
         #expect(observed.counterparty == "bc1qshop")
         #expect(observed.date == .at("2026-11-02T10:00:00Z"))
-        let transfer = EsploraTransaction(txid: "u", inputs: [.init(address: "bc1qmine1", value: 5)], outputs: [.init(address: "bc1qmine2", value: 4)],
+        let transfer = ChainTransaction(txid: "u", inputs: [.init(address: "bc1qmine1", value: 5)], outputs: [.init(address: "bc1qmine2", value: 4)],
                                           fee: 1, confirmed: false, blockHeight: nil, blockTime: nil)
         #expect(transfer.amount(for: mine) == -1)
         #expect(transfer.observed(for: mine).status == .pending)

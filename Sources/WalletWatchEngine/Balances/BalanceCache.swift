@@ -101,10 +101,11 @@ public struct BalanceCache: Sendable {
             let balance: OnchainBalance
             if let wallet = source.wallet {
                 // An HD wallet's stored addresses; before its first ingest, the discovery's.
-                let sync = HDWalletIngest.sync(source, wallet: wallet, client: client, concurrency: config.http.concurrency)
+                let sync = HDWalletIngest.sync(source, wallet: wallet, backend: EsploraBackend(
+                    client: client, knownConfirmed: [], concurrency: config.http.concurrency))
                 let stored = try await database.walletAddresses(source: source.name)
                 balance = stored.isEmpty
-                    ? try await sync.sync(known: HDWalletSync.Known(addresses: [], confirmedTxids: []), full: false, now: now).balance
+                    ? try await sync.sync(known: WalletSync.Known(addresses: []), full: false, now: now).balance
                     : try await sync.balance(of: stored)
             } else {
                 balance = try await client.balance(addresses: source.addresses)

@@ -4,7 +4,7 @@ import WalletWatchSources
 import WalletWatchStore
 
 /// One pass over an Esplora source that watches an HD wallet (SPEC.md section 15): the sync
-/// (``HDWalletSync``) works from the stored addresses and transactions before the pass claims its
+/// (``WalletSync``) works from the stored addresses and transactions before the pass claims its
 /// source; what it found is then recorded in the pass and published with it, in the transaction
 /// where Rule 1 and Rule 1b run.
 struct HDWalletIngest: Sendable {
@@ -14,26 +14,25 @@ struct HDWalletIngest: Sendable {
     /// Requests in flight at most (`[http] concurrency`).
     let concurrency: Int
 
-    /// The sync of `source`'s wallet.
-    static func sync(_ source: SourceConfig, wallet: HDWallet, client: EsploraClient, concurrency: Int) -> HDWalletSync {
+    /// The sync of `source`'s wallet through `backend`.
+    static func sync(_ source: SourceConfig, wallet: HDWallet?, backend: any ChainBackend) -> WalletSync {
         // The config checked every address against the network when it was read.
         let listed = source.addresses.compactMap { try? Address($0, network: source.network) }
-        return HDWalletSync(client: client, wallet: wallet, addresses: listed, gapLimit: source.gapLimit,
-                            changeGapLimit: source.changeGapLimit, concurrency: concurrency)
+        return WalletSync(source: source.name, backend: backend, wallet: wallet, addresses: listed, gapLimit: source.gapLimit,
+                          changeGapLimit: source.changeGapLimit)
     }
 
     /// Asks the explorer what changed since the stored addresses and transactions.
-    func sync(_ source: SourceConfig, wallet: HDWallet, full: Bool) async throws -> HDWalletSync.Outcome {
-        let known = HDWalletSync.Known(
-            addresses: try await database.walletAddresses(source: source.name),
-            confirmedTxids: try await database.confirmedTxids(source: source.name, kind: .addresses))
-        return try await Self.sync(source, wallet: wallet, client: client, concurrency: concurrency)
-            .sync(known: known, full: full, now: clock.now)
+    func sync(_ source: SourceConfig, wallet: HDWallet, full: Bool) async throws -> WalletSync.Outcome {
+        let known = WalletSync.Known(addresses: try await database.walletAddresses(source: source.name))
+        let backend = EsploraBackend(client: client, knownConfirmed: try await database.confirmedTxids(source: source.name, kind: .addresses),
+                                     concurrency: concurrency)
+        return try await Self.sync(source, wallet: wallet, backend: backend).sync(known: known, full: full, now: clock.now)
     }
 
     /// Records `outcome` in `pass` and publishes it: the wallet's transactions, balance and
     /// addresses, and the payments to reserved addresses that Rule 1b allocates.
-    static func publish(_ outcome: HDWalletSync.Outcome, of source: SourceConfig, in pass: LedgerPass, startedAt: Instant) async throws -> IngestCounts {
+    static func publish(_ outcome: WalletSync.Outcome, of source: SourceConfig, in pass: LedgerPass, startedAt: Instant) async throws -> IngestCounts {
         var pass = pass
         let asset = try await pass.asset(.addresses, named: source.asset ?? source.name)
         try await pass.record(outcome.transactions, in: asset)
@@ -47,7 +46,7 @@ struct HDWalletIngest: Sendable {
     }
 
     /// What is worth saying about a pass that did not stop it.
-    static func warnings(_ outcome: HDWalletSync.Outcome) -> [String] {
+    static func warnings(_ outcome: WalletSync.Outcome) -> [String] {
         outcome.replacedStoredAddresses
             ? ["the stored addresses were derived from other keys (the descriptors or xpub changed); they were replaced by this wallet's, and reservations on them are gone"]
             : []

@@ -62,15 +62,16 @@ public struct WalletAddresses: Sendable {
         let stored = try database.walletAddressListing(source: source.name)
         var rows = stored.map { Row(address: $0.address, reservedFor: $0.reservedFor, beyondGap: false) }
         guard deep > 0 else { return Listing(asset: asset, rows: rows, warnings: [], requests: 0) }
-        let sync = HDWalletIngest.sync(source, wallet: wallet, client: clients.esplora(source), concurrency: config.http.concurrency)
+        let sync = HDWalletIngest.sync(source, wallet: wallet, backend: EsploraBackend(
+            client: clients.esplora(source), knownConfirmed: [], concurrency: config.http.concurrency))
         var warnings: [String] = []
         var requests = 0
         for chain in wallet.hasChangeChain ? [HDWallet.Chain.receive, .change] : [.receive] {
             let walletChain: WalletChain = chain == .receive ? .receive : .change
             let window = stored.map(\.address).filter { $0.chain == walletChain }
             let end = (window.map(\.index).max() ?? -1) + 1
-            let probed = try await sync.probe(chain: chain, indexes: UInt32(end)..<UInt32(end + deep))
-            requests += probed.count
+            let (probed, cost) = try await sync.probe(chain: chain, indexes: UInt32(end)..<UInt32(end + deep))
+            requests += cost
             let used = probed.filter(\.activity.isUsed)
             guard !used.isEmpty else { continue }
             rows += used.map { Row(address: $0, reservedFor: nil, beyondGap: true) }

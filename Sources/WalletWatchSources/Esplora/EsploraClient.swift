@@ -21,7 +21,7 @@ public struct EsploraClient: Sendable {
 
     /// `GET /address/:a/txs` (mempool, then the newest confirmed) or, after `lastSeen`,
     /// `GET /address/:a/txs/chain/:lastSeen` (the next page of confirmed ones).
-    public func transactions(of address: String, after lastSeen: String?) async throws -> [EsploraTransaction] {
+    public func transactions(of address: String, after lastSeen: String?) async throws -> [ChainTransaction] {
         let path = lastSeen.map { "/address/\(address)/txs/chain/\($0)" } ?? "/address/\(address)/txs"
         return try await requester.get(path, decode: EsploraDecoding.transactions)
     }
@@ -32,7 +32,7 @@ public struct EsploraClient: Sendable {
     }
 
     /// `GET /scripthash/:hash/txs`, or after `lastSeen` `GET /scripthash/:hash/txs/chain/:lastSeen`.
-    public func transactions(ofScripthash scripthash: String, after lastSeen: String?) async throws -> [EsploraTransaction] {
+    public func transactions(ofScripthash scripthash: String, after lastSeen: String?) async throws -> [ChainTransaction] {
         let path = lastSeen.map { "/scripthash/\(scripthash)/txs/chain/\($0)" } ?? "/scripthash/\(scripthash)/txs"
         return try await requester.get(path, decode: EsploraDecoding.transactions)
     }

@@ -32,23 +32,23 @@ enum EsploraDecoding {
         return AddressStats(fundedSum: funded, spentSum: spent, transactionCount: count)
     }
 
-    static func transactions(_ reader: inout JSONReader) throws -> [EsploraTransaction] {
-        var list: [EsploraTransaction] = []
+    static func transactions(_ reader: inout JSONReader) throws -> [ChainTransaction] {
+        var list: [ChainTransaction] = []
         try reader.readArray { reader, _ in list.append(try transaction(&reader)) }
         return try reader.withoutRepeats(list, what: "txid", id: \.txid)
     }
 
-    static func transaction(_ reader: inout JSONReader) throws -> EsploraTransaction {
+    static func transaction(_ reader: inout JSONReader) throws -> ChainTransaction {
         var txid: String?
-        var inputs, outputs: [EsploraTransaction.Leg]?
+        var inputs, outputs: [ChainTransaction.Leg]?
         var fee: Int64?
         var status: (confirmed: Bool, height: Int64?, time: Int64?)?
         try reader.readObject { reader, key in
             if key.is("txid") { txid = try reader.readTxid() }
             else if key.is("vin") {
-                var legs: [EsploraTransaction.Leg] = []
+                var legs: [ChainTransaction.Leg] = []
                 try reader.readArray { reader, _ in
-                    var prevout: EsploraTransaction.Leg?
+                    var prevout: ChainTransaction.Leg?
                     var coinbase = false
                     try reader.readObject { reader, key in
                         if key.is("prevout") { prevout = reader.readNull() ? nil : try output(&reader) }
@@ -60,7 +60,7 @@ enum EsploraDecoding {
                 }
                 inputs = legs
             } else if key.is("vout") {
-                var legs: [EsploraTransaction.Leg] = []
+                var legs: [ChainTransaction.Leg] = []
                 try reader.readArray { reader, _ in legs.append(try output(&reader)) }
                 outputs = legs
             } else if key.is("fee") { fee = try reader.readOptionalSats() }
@@ -82,14 +82,14 @@ enum EsploraDecoding {
                 }
             }
         }
-        return EsploraTransaction(txid: txid, inputs: inputs, outputs: outputs, fee: fee, confirmed: status.confirmed,
+        return ChainTransaction(txid: txid, inputs: inputs, outputs: outputs, fee: fee, confirmed: status.confirmed,
                                   blockHeight: status.height, blockTime: status.time)
     }
 
     /// An output or a prevout. An empty `scriptpubkey_address` is no address: esplora-electrs
     /// leaves the key out for scripts without one, but some explorers send `""` (an OP_RETURN
     /// output recorded by mempool.space does), which must not become a counterparty.
-    private static func output(_ reader: inout JSONReader) throws -> EsploraTransaction.Leg {
+    private static func output(_ reader: inout JSONReader) throws -> ChainTransaction.Leg {
         var address: String?
         var value: Int64?
         try reader.readObject { reader, key in
@@ -98,7 +98,7 @@ enum EsploraDecoding {
             else { try reader.skipValue() }
         }
         guard let value else { throw reader.missing("value") }
-        return EsploraTransaction.Leg(address: address, value: value)
+        return ChainTransaction.Leg(address: address, value: value)
     }
 
     private static func status(_ reader: inout JSONReader) throws -> (confirmed: Bool, height: Int64?, time: Int64?) {

@@ -1,11 +1,12 @@
 import WalletWatchBitcoin
 import WalletWatchCore
 
-extension HDWalletSync {
+extension WalletSync {
     /// The addresses a pass watches: the stored ones (unless they belong to other keys), the
-    /// listed ones, and each chain derived up to its gap limit past its highest used address.
+    /// listed ones, and each chain derived up to its gap limit past its highest used address
+    /// (none without an HD wallet).
     struct Window {
-        let wallet: HDWallet
+        let wallet: HDWallet?
         let gapLimits: [HDWallet.Chain: Int]
         /// By address text.
         private(set) var entries: [String: WalletAddress] = [:]
@@ -15,7 +16,7 @@ extension HDWalletSync {
         /// Whether stored addresses were dropped because the wallet's keys do not derive them.
         private(set) var replacedStored = false
 
-        init(wallet: HDWallet, listed: [Address], stored: [WalletAddress], gapLimits: [HDWallet.Chain: Int]) throws {
+        init(wallet: HDWallet?, listed: [Address], stored: [WalletAddress], gapLimits: [HDWallet.Chain: Int]) throws {
             self.wallet = wallet
             self.gapLimits = gapLimits
             var stored = stored
@@ -41,7 +42,8 @@ extension HDWalletSync {
 
         /// The chains the wallet has.
         var chains: [HDWallet.Chain] {
-            wallet.hasChangeChain ? [.receive, .change] : [.receive]
+            guard let wallet else { return [] }
+            return wallet.hasChangeChain ? [.receive, .change] : [.receive]
         }
 
         /// Every watched address: receive chain, change chain, listed, each by index.
@@ -66,7 +68,7 @@ extension HDWalletSync {
         private mutating func grow(_ chain: HDWallet.Chain) throws -> [String] {
             let end = ends[chain] ?? 0
             let target = (highestUsed[chain] ?? -1) + 1 + (gapLimits[chain] ?? 20)
-            guard target > end else { return [] }
+            guard target > end, let wallet else { return [] }
             ends[chain] = target
             let derived: [HDWallet.DerivedAddress]
             do {
@@ -84,8 +86,10 @@ extension HDWalletSync {
         }
 
         /// Whether `wallet` derives the stored addresses: its first receive and change addresses
-        /// are the stored ones (two derivations, not one per stored address).
-        static func derives(_ wallet: HDWallet, _ stored: [WalletAddress]) throws -> Bool {
+        /// are the stored ones (two derivations, not one per stored address). Without a wallet,
+        /// no stored chain address is its.
+        static func derives(_ wallet: HDWallet?, _ stored: [WalletAddress]) throws -> Bool {
+            guard let wallet else { return !stored.contains { $0.chain != .listed } }
             for entry in stored where entry.chain != .listed && entry.index == 0 {
                 let chain = Self.chain(entry.chain)
                 guard chain == .receive || wallet.hasChangeChain else { return false }

@@ -1,0 +1,131 @@
+import WalletWatchCore
+
+/// What a chain server answers about a wallet's scripts (SPEC.md sections 15 and 21). The
+/// wallet model (``WalletSync``) decides which scripts to ask about and turns the answers into
+/// a ledger; a backend only answers "what is this script's state, what is its history, give me
+/// these transactions", each the cheapest way its server allows: an Esplora explorer
+/// (``EsploraBackend``) by stats and pages of transactions, an Electrum server
+/// (``ElectrumBackend``) by subscribed statuses, histories and raw transactions.
+public protocol ChainBackend: Sendable {
+    /// Reads `entries` (watched addresses this pass has not read yet): each one's activity now,
+    /// and the transactions of its history the pass must report: those new or changed since
+    /// the last pass, and every one still in the mempool (a pass that does not report an
+    /// unconfirmed transaction marks it failed). `full` reads whole histories again.
+    func read(_ entries: [WalletAddress], full: Bool, now: Instant) async throws -> ChainRead
+
+    /// Only the activity of each of `entries`, in their order (the balance cache, and what
+    /// `asset addresses --deep` looks at past the window).
+    func activities(of entries: [WalletAddress]) async throws -> ChainActivities
+
+    /// The chain's tip height.
+    func tipHeight() async throws -> Int64
+}
+
+/// What a backend learnt about one script.
+public struct ScriptReading: Sendable {
+    /// The address with its new activity, status, first use and sync time.
+    public var address: WalletAddress
+    /// The part of its history the pass reports.
+    public var transactions: [ChainTransaction]
+
+    /// What was read about `address`.
+    public init(address: WalletAddress, transactions: [ChainTransaction]) {
+        self.address = address
+        self.transactions = transactions
+    }
+}
+
+/// One round of reading: what each script said, what it cost, and what the backend keeps
+/// between passes.
+public struct ChainRead: Sendable {
+    /// One reading an entry, in the entries' order.
+    public var readings: [ScriptReading]
+    /// Requests made (HTTP requests, or JSON-RPC calls).
+    public var requests: Int
+    /// Writes the backend waited an answer for (Electrum's batches); nil where not counted.
+    public var roundTrips: Int?
+    /// Raw transactions, block headers and histories to store with the pass.
+    public var records: ChainRecords
+
+    /// A round's outcome.
+    public init(readings: [ScriptReading], requests: Int, roundTrips: Int? = nil, records: ChainRecords = ChainRecords()) {
+        self.readings = readings
+        self.requests = requests
+        self.roundTrips = roundTrips
+        self.records = records
+    }
+}
+
+/// The activities of some addresses, and what reading them cost.
+public struct ChainActivities: Sendable {
+    /// One an entry, in the entries' order.
+    public var activities: [AddressActivity]
+    /// Requests made.
+    public var requests: Int
+
+    /// What was read, at what cost.
+    public init(activities: [AddressActivity], requests: Int) {
+        self.activities = activities
+        self.requests = requests
+    }
+}
+
+/// What a backend keeps between passes, stored with the pass that learnt it: an Electrum
+/// source's raw transactions (to value their outputs when they are spent, and to read a
+/// script's history again without fetching them), block headers (to date transactions and
+/// notice reorgs), and each script's history as the server last listed it. An Esplora source
+/// keeps none of it.
+public struct ChainRecords: Sendable {
+    /// Raw transactions by txid, each checked against its txid.
+    public var transactions: [String: [UInt8]] = [:]
+    /// Headers by height.
+    public var headers: [Int64: StoredBlockHeader] = [:]
+    /// Each changed script's history (by script hex), in the server's order.
+    public var histories: [String: [ScriptHistoryEntry]] = [:]
+    /// Heights from which stored headers are no longer the chain's (a reorg): forget them.
+    public var headersInvalidFrom: Int64?
+
+    /// Nothing to keep.
+    public init() {}
+
+    /// Takes in what a later round learnt.
+    public mutating func merge(_ other: ChainRecords) {
+        transactions.merge(other.transactions) { _, new in new }
+        headers.merge(other.headers) { _, new in new }
+        histories.merge(other.histories) { _, new in new }
+        if let from = other.headersInvalidFrom { headersInvalidFrom = min(headersInvalidFrom ?? from, from) }
+    }
+
+    /// Whether there is nothing to keep.
+    public var isEmpty: Bool { transactions.isEmpty && headers.isEmpty && histories.isEmpty && headersInvalidFrom == nil }
+}
+
+/// A block header as a source keeps it: enough to date a transaction and to notice a reorg.
+public struct StoredBlockHeader: Sendable, Hashable {
+    /// The block's hash, as displayed.
+    public var hash: String
+    /// The block's time, Unix seconds.
+    public var time: Int64
+
+    /// A header's hash and time.
+    public init(hash: String, time: Int64) {
+        self.hash = hash
+        self.time = time
+    }
+}
+
+/// One entry of a script's history as an Electrum server lists it: a txid and its height (0 in
+/// the mempool with confirmed inputs, -1 with an unconfirmed one).
+public struct ScriptHistoryEntry: Sendable, Hashable {
+    public var txid: String
+    public var height: Int64
+
+    /// An entry.
+    public init(txid: String, height: Int64) {
+        self.txid = txid
+        self.height = height
+    }
+
+    /// Whether the transaction is in a block.
+    public var isConfirmed: Bool { height > 0 }
+}
