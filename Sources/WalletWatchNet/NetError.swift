@@ -8,8 +8,13 @@ public struct NetError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidURL
         /// A scheme other than http or https, also as a redirect target.
         case protocolNotAllowed
-        /// No connection: refused, unreachable, DNS failure, reset, or the connect timeout.
+        /// A redirect to another scheme, host or port: only the request's own origin is followed.
+        case redirectRefused
+        /// No connection: refused, unreachable, DNS failure, reset, or the connect timeout
+        /// (also when a proxy reports one of these about the server).
         case connectionFailed
+        /// The proxy itself failed: unreachable, its name unknown, or it refused to serve.
+        case proxyFailed
         /// The whole-request timeout passed.
         case timedOut
         /// The body was larger than the maximum response size.
@@ -41,7 +46,7 @@ public struct NetError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(method) \(url): \(detail)" }
 
     /// Whether a retry might help.
-    public var isRetryable: Bool { kind == .connectionFailed || kind == .truncated }
+    public var isRetryable: Bool { kind == .connectionFailed || kind == .proxyFailed || kind == .truncated }
 }
 
 /// Removes what must not be printed from a URL: user info, and the values of query parameters

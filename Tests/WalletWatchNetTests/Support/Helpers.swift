@@ -82,17 +82,9 @@ final class FullBacklogListener {
 
     init() {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(listener, socketAddress, length) == 0 && listen(listener, 0) == 0
-                    && getsockname(listener, socketAddress, &length) == 0
-            }
-        }
-        precondition(listening)
+        var address = bindToLoopback(listener)
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        precondition(listen(listener, 0) == 0)
         sockets.append(listener)
         // Fill the queue (never accepted) with non-blocking connects.
         for _ in 0..<3 {
@@ -108,4 +100,38 @@ final class FullBacklogListener {
     deinit {
         sockets.forEach { close($0) }
     }
+}
+
+/// A loopback port that refuses connections and that no other test can take meanwhile: a
+/// socket bound to it but not listening (the kernel answers a connect with a reset). Safer
+/// than a port found free and let go, which a server started by a test running alongside may
+/// be given next.
+final class RefusingPort: Sendable {
+    let port: Int
+    private let socketFD: Int32
+
+    init() {
+        socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        port = Int(UInt16(bigEndian: bindToLoopback(socketFD).sin_port))
+    }
+
+    deinit {
+        close(socketFD)
+    }
+}
+
+/// Binds `socketFD` to `host` (a loopback IPv4 address) at a port the kernel picks, and
+/// returns that address.
+func bindToLoopback(_ socketFD: Int32, host: String = "127.0.0.1") -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr(host)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+            bind(socketFD, socketAddress, length) == 0 && getsockname(socketFD, socketAddress, &length) == 0
+        }
+    }
+    precondition(bound, "no free loopback port: errno \(errno)")
+    return address
 }

@@ -119,6 +119,19 @@ private func addRoutes(to router: Router<BasicRequestContext>, log: ServerLog) {
     router.get("/redirect-ftp") { _, _ in redirect(to: "ftp://127.0.0.1/secret.txt") }
     router.get("/redirect-echo") { _, _ in redirect(to: "/echo") }
     router.get("/redirect-other-host") { _, _ in redirect(to: "http://localhost:\(log.port)/echo") }
+    // /redirect-to?location=URL[&status=N][&ms=N]: a redirect (302 by default) to anywhere,
+    // for GET and POST, after N ms.
+    let redirectTo: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+        log.hit("redirect-to")
+        let parameters = request.uri.queryParameters
+        if let milliseconds = parameters["ms"].flatMap({ Int($0) }) {
+            try await Task.sleep(for: .milliseconds(milliseconds))
+        }
+        let status = Int(parameters["status"] ?? "302") ?? 302
+        return Response(status: .init(code: status), headers: [.location: String(parameters["location"] ?? "/echo")])
+    }
+    router.get("/redirect-to", use: redirectTo)
+    router.post("/redirect-to", use: redirectTo)
     router.get("/loop") { _, _ in
         log.hit("loop")
         return redirect(to: "/loop")
