@@ -57,7 +57,9 @@ let package = Package(
         .target(name: "WalletWatchBitcoin", dependencies: ["CSecp256k1", "COpenSSLCrypto", crypto]),
         // Crypto: the SHA-256 digest that proves a completed month unchanged (`walletwatch check`).
         .target(name: "WalletWatchStore", dependencies: ["WalletWatchCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift"), "CSQLiteTuning", crypto]),
-        .target(name: "WalletWatchNet", dependencies: ["CCurl", logging]),
+        // Crypto: the SHA-256 of a TLS server's certificate, which a stream pins or shows
+        // (swift-crypto rather than OpenSSL's libcrypto: the other targets hash with it too).
+        .target(name: "WalletWatchNet", dependencies: ["CCurl", logging, crypto]),
         // Bitcoin: an HD wallet's derived scripts and Esplora's scripthash keys. Crypto: the
         // HMAC-SHA256 that signs a webhook's body.
         .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchNet", crypto]),

@@ -141,6 +141,11 @@ struct OptionSetter {
         record(option, ccurl_easy_setopt_write_function(easy, option, function))
     }
 
+    /// Sets CURLOPT_XFERINFOFUNCTION (CURLOPT_NOPROGRESS must be 0 for libcurl to call it).
+    mutating func setProgressFunction(_ function: curl_xferinfo_callback) {
+        record(CURLOPT_XFERINFOFUNCTION, ccurl_easy_setopt_xferinfo_function(easy, function))
+    }
+
     private mutating func record(_ option: CURLoption, _ code: CURLcode) {
         if code != CURLE_OK && firstFailure == nil {
             firstFailure = (option, code)
