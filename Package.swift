@@ -96,7 +96,8 @@ let package = Package(
         .testTarget(name: "WalletWatchStoreTests", dependencies: ["WalletWatchStore", "TestSupport", grdb]),
         // The BIPs' and Bitcoin Core's vector files are fixtures (Fixtures/PROVENANCE.md), read by path.
         .testTarget(name: "WalletWatchBitcoinTests", dependencies: ["WalletWatchBitcoin"], exclude: ["Fixtures"]),
-        .testTarget(name: "WalletWatchNetTests", dependencies: ["WalletWatchNet", "TestSupport", hummingbird, logging]),
+        // ServiceLifecycle: the test server stops with a graceful shutdown (see TestServer.swift).
+        .testTarget(name: "WalletWatchNetTests", dependencies: ["WalletWatchNet", "TestSupport", hummingbird, logging, lifecycle]),
         .testTarget(name: "WalletWatchSourcesTests", dependencies: ["WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport"]),
         // barkd's public OpenAPI document is a fixture: the simulator's responses are validated against it.
         .testTarget(name: "WalletWatchSimTests", dependencies: ["WalletWatchSim", "walletwatch-sim", "WalletWatchBitcoin", "TestSupport"], exclude: ["Fixtures"]),
