@@ -57,7 +57,9 @@ let package = Package(
         .target(name: "WalletWatchBitcoin", dependencies: ["CSecp256k1", "COpenSSLCrypto", crypto]),
         // Crypto: the SHA-256 digest that proves a completed month unchanged (`walletwatch check`).
         .target(name: "WalletWatchStore", dependencies: ["WalletWatchCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift"), "CSQLiteTuning", crypto]),
-        .target(name: "WalletWatchNet", dependencies: ["CCurl", logging]),
+        // Crypto: the SHA-256 of a TLS server's certificate, which a stream pins or shows
+        // (swift-crypto rather than OpenSSL's libcrypto: the other targets hash with it too).
+        .target(name: "WalletWatchNet", dependencies: ["CCurl", logging, crypto]),
         // Bitcoin: an HD wallet's derived scripts and Esplora's scripthash keys. Crypto: the
         // HMAC-SHA256 that signs a webhook's body.
         .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchNet", crypto]),
@@ -94,7 +96,8 @@ let package = Package(
         .testTarget(name: "WalletWatchStoreTests", dependencies: ["WalletWatchStore", "TestSupport", grdb]),
         // The BIPs' and Bitcoin Core's vector files are fixtures (Fixtures/PROVENANCE.md), read by path.
         .testTarget(name: "WalletWatchBitcoinTests", dependencies: ["WalletWatchBitcoin"], exclude: ["Fixtures"]),
-        .testTarget(name: "WalletWatchNetTests", dependencies: ["WalletWatchNet", "TestSupport", hummingbird, logging]),
+        // ServiceLifecycle: the test server stops with a graceful shutdown (see TestServer.swift).
+        .testTarget(name: "WalletWatchNetTests", dependencies: ["WalletWatchNet", "TestSupport", hummingbird, logging, lifecycle]),
         .testTarget(name: "WalletWatchSourcesTests", dependencies: ["WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport"]),
         // barkd's public OpenAPI document is a fixture: the simulator's responses are validated against it.
         .testTarget(name: "WalletWatchSimTests", dependencies: ["WalletWatchSim", "walletwatch-sim", "WalletWatchBitcoin", "TestSupport"], exclude: ["Fixtures"]),

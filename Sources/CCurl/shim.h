@@ -29,6 +29,11 @@ static inline CURLcode ccurl_easy_setopt_write_function(CURL *handle, CURLoption
     return curl_easy_setopt(handle, option, value);
 }
 
+/// curl_easy_setopt for CURLOPT_XFERINFOFUNCTION (a connect that can be abandoned).
+static inline CURLcode ccurl_easy_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
+}
+
 /// curl_easy_getinfo for CURLINFO_LONG values.
 static inline CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
@@ -42,6 +47,16 @@ static inline CURLcode ccurl_easy_getinfo_off_t(CURL *handle, CURLINFO info, cur
 /// curl_easy_getinfo for CURLINFO_STRING values (owned by the handle; copy before the next transfer).
 static inline CURLcode ccurl_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
     return curl_easy_getinfo(handle, info, value);
+}
+
+/// curl_easy_getinfo for CURLINFO_ACTIVESOCKET (a curl_socket_t, not a long).
+static inline CURLcode ccurl_easy_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+/// curl_easy_getinfo for CURLINFO_CERTINFO (owned by the handle; read before it is reused).
+static inline CURLcode ccurl_easy_getinfo_certinfo(CURL *handle, struct curl_certinfo **value) {
+    return curl_easy_getinfo(handle, CURLINFO_CERTINFO, value);
 }
 
 /// curl_share_setopt for options that take a long (CURLSHOPT_SHARE, CURLSHOPT_UNSHARE).

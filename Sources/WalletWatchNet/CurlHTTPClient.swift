@@ -69,19 +69,21 @@ public final class CurlHTTPClient: HTTPClient {
 
     private func attempt(_ request: HTTPRequest, sink: BodySink) async throws -> (head: HTTPResponseHead, body: [UInt8]) {
         try request.validate()
+        let timeout = request.timeout ?? configuration.timeout
         let limits = TransferLimits(
             connectTimeout: configuration.connectTimeout,
-            timeout: request.timeout ?? configuration.timeout,
+            timeout: timeout,
+            timeLeft: timeout,
             maxResponseBytes: max(0, request.maxResponseBytes ?? configuration.maxResponseBytes),
-            maxRedirects: max(0, configuration.maxRedirects),
-            userAgent: configuration.userAgent
+            maxRedirects: max(0, request.maxRedirects ?? configuration.maxRedirects),
+            userAgent: configuration.userAgent,
+            route: request.route ?? configuration.route
         )
         let retries = max(0, request.retries ?? policy.retries)
         var retry = 0
         while true {
-            let transfer = CurlTransfer(request: request, limits: limits, sink: sink)
-            if Task.isCancelled { throw transfer.cancellationError }
-            let result = await run(transfer)
+            if Task.isCancelled { throw request.cancellationError }
+            let result = await followingRedirects(request, limits: limits, sink: sink)
             counters.withLock {
                 $0.attempts += 1
                 $0.connectionsOpened += result.newConnections
@@ -93,14 +95,14 @@ public final class CurlHTTPClient: HTTPClient {
                     return (head, body)
                 }
                 retry += 1
-                try await pause(transfer, retry: retry, of: retries, reason: "HTTP \(head.status)",
+                try await pause(request, retry: retry, of: retries, reason: "HTTP \(head.status)",
                                 delay: policy.delay(after: head, beforeRetry: retry))
             case .failure(let error, let bodyReachedConsumer):
                 // A timeout is not retried: a source that is slow now is cut off after one
                 // timeout, not after retries + 1 of them. Neither is a stream that has begun.
                 guard error.isRetryable, !bodyReachedConsumer, retry < retries else { throw error }
                 retry += 1
-                try await pause(transfer, retry: retry, of: retries, reason: error.detail, delay: policy.backoff(beforeRetry: retry))
+                try await pause(request, retry: retry, of: retries, reason: error.detail, delay: policy.backoff(beforeRetry: retry))
             case .consumerFailed(let error):
                 throw error
             }
@@ -108,9 +110,8 @@ public final class CurlHTTPClient: HTTPClient {
     }
 
     /// Logs the coming retry and waits for it, in the calling task.
-    private func pause(_ transfer: CurlTransfer, retry: Int, of retries: Int, reason: String, delay: Duration) async throws {
+    private func pause(_ request: HTTPRequest, retry: Int, of retries: Int, reason: String, delay: Duration) async throws {
         counters.withLock { $0.retries += 1 }
-        let request = transfer.request
         logger.notice(
             "\(request.method.rawValue) \(URLRedaction.redact(request.url)): attempt \(retry) of \(retries + 1) failed (\(reason)); retrying in \(delay.shortDescription)",
             metadata: [
@@ -123,12 +124,12 @@ public final class CurlHTTPClient: HTTPClient {
         do {
             try await Task.sleep(for: delay)
         } catch {
-            throw transfer.cancellationError
+            throw request.cancellationError
         }
     }
 
-    /// Runs one attempt on a transfer thread and waits for it without blocking.
-    private func run(_ transfer: CurlTransfer) async -> TransferResult {
+    /// Runs one transfer on a transfer thread and waits for it without blocking.
+    func run(_ transfer: CurlTransfer) async -> TransferResult {
         guard let pool else {
             let error = transfer.netError(.transport, "libcurl could not be initialised")
             return TransferResult(outcome: .failure(error, bodyReachedConsumer: false), newConnections: 0)

@@ -12,7 +12,7 @@ final class CurlHandles: @unchecked Sendable {
     /// The CURLM pointer.
     let multi: UnsafeMutableRawPointer
     /// Where libcurl writes a readable message when a transfer fails.
-    let errorBuffer: UnsafeMutablePointer<CChar>
+    let errorBuffer = CurlErrorBuffer()
     // Held so that the share outlives the easy handle that uses it.
     private let share: CurlShare?
 
@@ -25,8 +25,6 @@ final class CurlHandles: @unchecked Sendable {
         self.easy = easy
         self.multi = multi
         self.share = share
-        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
-        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         // curl_easy_reset keeps the share, so this is set once for the handle's life.
         if let share {
             ccurl_easy_setopt_pointer(easy, CURLOPT_SHARE, share.handle)
@@ -36,12 +34,5 @@ final class CurlHandles: @unchecked Sendable {
     deinit {
         curl_easy_cleanup(easy)
         curl_multi_cleanup(multi)
-        errorBuffer.deallocate()
-    }
-
-    /// The message libcurl left in the error buffer by the last transfer, if any.
-    var errorMessage: String? {
-        let message = String(cString: errorBuffer)
-        return message.isEmpty ? nil : message
     }
 }

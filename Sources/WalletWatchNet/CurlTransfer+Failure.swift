@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CCurl
 
 extension CurlTransfer {
@@ -12,21 +5,16 @@ extension CurlTransfer {
     /// terms of our configuration ("timed out after 20 s") rather than libcurl's.
     func failure(for code: CURLcode, handles: CurlHandles) -> NetError {
         let easy = handles.easy
-        let message = (handles.errorMessage ?? String(cString: curl_easy_strerror(code))).sentenceCase
+        let message = (handles.errorBuffer.message ?? String(cString: curl_easy_strerror(code))).sentenceCase
+        if let connectProblem = ConnectFailure(easy: easy, message: message, route: limits.route, host: host).describe(code) {
+            return netError(connectProblem.0, withoutSecrets(connectProblem.1))
+        }
         let (kind, detail): (NetError.Kind, String)
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:
-            if let target = redirectTarget(easy) {
-                (kind, detail) = (.protocolNotAllowed, "redirect to \(URLRedaction.redact(target)) refused: only http and https are allowed")
-            } else {
-                (kind, detail) = (.protocolNotAllowed, "only http and https are allowed")
-            }
+            (kind, detail) = (.protocolNotAllowed, "only http and https are allowed")
         case CURLE_URL_MALFORMAT:
             (kind, detail) = (.invalidURL, message)
-        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
-            (kind, detail) = (.connectionFailed, message)
-        case CURLE_COULDNT_CONNECT:
-            (kind, detail) = (.connectionFailed, connectFailure(errno: Int32(getLong(easy, CURLINFO_OS_ERRNO)), message: message))
         case CURLE_OPERATION_TIMEDOUT:
             (kind, detail) = timeoutFailure(elapsed: .microseconds(getOffset(easy, CURLINFO_TOTAL_TIME_T)))
         case CURLE_GOT_NOTHING:
@@ -39,8 +27,6 @@ extension CurlTransfer {
             (kind, detail) = (.tooLarge, "response larger than \(limits.maxResponseBytes) bytes")
         case CURLE_WRITE_ERROR where abortedAsTooLarge:
             (kind, detail) = (.tooLarge, "response larger than \(limits.maxResponseBytes) bytes")
-        case CURLE_TOO_MANY_REDIRECTS:
-            (kind, detail) = (.transport, "more than \(limits.maxRedirects) redirects")
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
              CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_CRL_BADFILE:
             (kind, detail) = (.tls, "TLS certificate verification failed: \(message)")
@@ -55,37 +41,22 @@ extension CurlTransfer {
         return netError(kind, withoutSecrets(detail))
     }
 
-    /// Where the refused redirect pointed: the first URL with another scheme among what libcurl
-    /// reports. While following redirects, libcurl 7.88 leaves CURLINFO_REDIRECT_URL empty and
-    /// makes the refused target the effective URL; the Location header is the last resort.
-    private func redirectTarget(_ easy: UnsafeMutableRawPointer) -> String? {
-        let candidates = [getString(easy, CURLINFO_REDIRECT_URL), getString(easy, CURLINFO_EFFECTIVE_URL), receivedLocation]
-        return candidates.compactMap { $0 }.first { candidate in
-            let scheme = candidate.firstRange(of: "://").map { candidate[..<$0.lowerBound].lowercased() }
-            return scheme != "http" && scheme != "https"
-        }
-    }
-
-    private func connectFailure(errno: Int32, message: String) -> String {
-        switch errno {
-        case ECONNREFUSED: return "connection refused"
-        case EHOSTUNREACH: return "host unreachable"
-        case ENETUNREACH: return "network unreachable"
-        case ECONNRESET: return "connection reset"
-        default: return message
-        }
-    }
-
     /// libcurl reports both timeouts with one code. The connect timeout can only end the attempt
     /// early, so the elapsed time tells them apart: nearer the connect timeout means no
     /// connection could be made (worth a retry), otherwise the whole request took too long.
     private func timeoutFailure(elapsed: Duration) -> (NetError.Kind, String) {
         let connectTimeout = limits.connectTimeout
-        let timeout = limits.timeout
-        if connectTimeout < timeout && elapsed < (connectTimeout + timeout) / 2 {
-            return (.connectionFailed, "could not connect within \(connectTimeout.shortDescription)")
+        let timeLeft = limits.timeLeft
+        if connectTimeout < timeLeft && elapsed < (connectTimeout + timeLeft) / 2 {
+            let proxy = limits.route.proxy(for: host).map { " through proxy \(URLRedaction.redact($0))" } ?? ""
+            return (.connectionFailed, "could not connect within \(connectTimeout.shortDescription)\(proxy)")
         }
-        return (.timedOut, "timed out after \(timeout.shortDescription)")
+        return (.timedOut, "timed out after \(limits.timeout.shortDescription)")
+    }
+
+    /// The request's host, as libcurl's URL parser reads it (for the route's exceptions).
+    private var host: String {
+        URLParts(request.url)?.host ?? ""
     }
 
     /// The detail with the bearer token cut out, should a message from libcurl ever quote it.

@@ -7,21 +7,15 @@ extension CurlTransfer {
         let easy = handles.easy
         // Forgets the previous request's options but keeps the connections and the share.
         curl_easy_reset(easy)
-        handles.errorBuffer[0] = 0
+        handles.errorBuffer.clear()
         var options = OptionSetter(easy: easy)
 
-        options.set(CURLOPT_ERRORBUFFER, pointer: handles.errorBuffer)
-        // Several threads use libcurl; it must not use signals for its timeouts.
-        options.set(CURLOPT_NOSIGNAL, 1)
-        options.set(CURLOPT_URL, request.url)
-        options.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        options.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        // With maxRedirects 0 the 3xx response itself is returned, rather than an error.
-        options.set(CURLOPT_FOLLOWLOCATION, limits.maxRedirects > 0 ? 1 : 0)
-        options.set(CURLOPT_MAXREDIRS, limits.maxRedirects)
-        // libcurl reads 0 as "no timeout", so a tiny duration becomes 1 ms instead.
-        options.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, limits.connectTimeout.milliseconds))
-        options.set(CURLOPT_TIMEOUT_MS, max(1, limits.timeout.milliseconds))
+        // The route too, on every transfer: curl_easy_reset forgets it.
+        options.setConnection(url: request.url, errorBuffer: handles.errorBuffer, connectTimeout: limits.connectTimeout, route: limits.route)
+        // libcurl follows no redirect: it would follow one to another host or port, which
+        // SPEC.md section 24 forbids. The client follows those it may (CurlHTTPClient+Redirects).
+        options.set(CURLOPT_FOLLOWLOCATION, 0)
+        options.set(CURLOPT_TIMEOUT_MS, max(1, limits.timeLeft.milliseconds))
         // Refuses an announced Content-Length over the limit before any of the body is read;
         // receiveBody counts the rest.
         options.set(CURLOPT_MAXFILESIZE_LARGE, offset: curl_off_t(limits.maxResponseBytes))
@@ -32,7 +26,7 @@ extension CurlTransfer {
         // mean fewer calls into Swift, each taking a lock and feeding a hasher or a decoder,
         // which made a 70 MB history cost twice what curl itself needs to receive it. Only a
         // wish: libcurl 7.88 refuses it while it still holds the buffer of a transfer that
-        // ended in an error (a refused redirect), and then the transfer runs with 16 KiB.
+        // ended in an error, and then the transfer runs with 16 KiB.
         options.wish(CURLOPT_BUFFERSIZE, 256 * 1024)
 
         for header in request.headers {
@@ -46,8 +40,8 @@ extension CurlTransfer {
             options.set(CURLOPT_HTTPHEADER, pointer: headerList)
         }
         if let token = request.bearerToken {
-            // libcurl adds "Authorization: Bearer ..." itself, and only for the original host:
-            // it is dropped when a redirect leads elsewhere (unlike a header we would add).
+            // libcurl adds "Authorization: Bearer ..." itself; it never sees a redirect to
+            // another origin, since the client follows none (and libcurl none at all).
             options.set(CURLOPT_XOAUTH2_BEARER, token.value)
             options.set(CURLOPT_HTTPAUTH, ccurl_auth_bearer())
         }
@@ -105,6 +99,19 @@ struct OptionSetter {
         self.easy = easy
     }
 
+    /// The options every connection walletwatch makes starts with: where libcurl writes its
+    /// messages, no signals, the URL (http and https only), the connect timeout and the route.
+    mutating func setConnection(url: String, errorBuffer: CurlErrorBuffer, connectTimeout: Duration, route: NetworkRoute) {
+        set(CURLOPT_ERRORBUFFER, pointer: errorBuffer.pointer)
+        // Several threads use libcurl; it must not use signals for its timeouts.
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_URL, url)
+        set(CURLOPT_PROTOCOLS_STR, "http,https")
+        // libcurl reads 0 as "no timeout", so a tiny duration becomes 1 ms instead.
+        set(CURLOPT_CONNECTTIMEOUT_MS, max(1, connectTimeout.milliseconds))
+        route.apply(to: &self)
+    }
+
     mutating func set(_ option: CURLoption, _ value: Int) {
         record(option, ccurl_easy_setopt_long(easy, option, value))
     }
@@ -132,6 +139,11 @@ struct OptionSetter {
 
     mutating func setWriteFunction(_ option: CURLoption, _ function: curl_write_callback) {
         record(option, ccurl_easy_setopt_write_function(easy, option, function))
+    }
+
+    /// Sets CURLOPT_XFERINFOFUNCTION (CURLOPT_NOPROGRESS must be 0 for libcurl to call it).
+    mutating func setProgressFunction(_ function: curl_xferinfo_callback) {
+        record(CURLOPT_XFERINFOFUNCTION, ccurl_easy_setopt_xferinfo_function(easy, function))
     }
 
     private mutating func record(_ option: CURLoption, _ code: CURLcode) {

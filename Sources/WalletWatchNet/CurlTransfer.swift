@@ -9,13 +9,17 @@ enum BodySink: Sendable {
     case stream(any HTTPBodyConsumer)
 }
 
-/// The limits of one attempt, resolved from the request and the client's configuration.
+/// The limits and route of one attempt, resolved from the request and the client's configuration.
 struct TransferLimits: Sendable {
     var connectTimeout: Duration
+    /// The whole request's time, redirects included (what a timeout error names).
     var timeout: Duration
+    /// What is left of `timeout` for this transfer: less than all of it after a redirect.
+    var timeLeft: Duration
     var maxResponseBytes: Int
     var maxRedirects: Int
     var userAgent: String
+    var route: NetworkRoute
 }
 
 /// How one attempt ended.
@@ -29,11 +33,14 @@ enum TransferOutcome: Sendable {
     case consumerFailed(any Error)
 }
 
-/// One attempt's outcome plus what the metrics want to know about it.
+/// One transfer's outcome plus what the metrics and the redirect rule want to know about it.
 struct TransferResult: Sendable {
     var outcome: TransferOutcome
     /// Connections libcurl had to open (0 when a kept-alive one was reused).
     var newConnections: Int
+    /// Where a 3xx response points, resolved against the request's URL by libcurl (which
+    /// follows nothing itself: the client applies SPEC.md section 24's rule).
+    var redirectURL: String? = nil
 }
 
 /// One attempt of one request, run by a transfer thread with that thread's handles.
@@ -98,7 +105,13 @@ final class CurlTransfer: @unchecked Sendable {
         }
         let driven = drive(handles)
         let newConnections = Int(getLong(handles.easy, CURLINFO_NUM_CONNECTS))
-        return TransferResult(outcome: outcome(of: driven, handles: handles), newConnections: newConnections)
+        let outcome = outcome(of: driven, handles: handles)
+        var redirectURL: String?
+        if case .response(let head, _) = outcome, (300...399).contains(head.status) {
+            // Absolute, even when the Location header was relative; nil without one.
+            redirectURL = getString(handles.easy, CURLINFO_REDIRECT_URL) ?? receivedLocation
+        }
+        return TransferResult(outcome: outcome, newConnections: newConnections, redirectURL: redirectURL)
     }
 
     // MARK: - Driving libcurl
@@ -164,11 +177,11 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    var cancellationError: NetError { netError(.cancelled, "cancelled") }
+    var cancellationError: NetError { request.cancellationError }
 
     /// A NetError about this request.
     func netError(_ kind: NetError.Kind, _ detail: String) -> NetError {
-        NetError(kind: kind, method: request.method.rawValue, url: request.url, detail: detail)
+        request.netError(kind, detail)
     }
 
     // MARK: - Callbacks (transfer thread)
@@ -216,7 +229,7 @@ final class CurlTransfer: @unchecked Sendable {
         return chunk.count
     }
 
-    /// The Location header of the last response received (a redirect, if libcurl refused to follow it).
+    /// The Location header of the last response received.
     var receivedLocation: String? {
         headers.last { $0.name.lowercased() == "location" }?.value
     }

@@ -52,7 +52,8 @@ public struct HTTPRequest: Sendable {
     /// An absolute http:// or https:// URL; other schemes are refused.
     public var url: String
     public var headers: [HTTPHeader]
-    /// Sent as `Authorization: Bearer ...`, never to another host after a redirect.
+    /// Sent as `Authorization: Bearer ...`; a redirect is only followed to the same origin, so
+    /// the token never reaches another scheme, host or port.
     public var bearerToken: BearerToken?
     public var body: [UInt8]?
     /// Overrides the client's whole-request timeout (long polls need longer).
@@ -62,9 +63,15 @@ public struct HTTPRequest: Sendable {
     /// Overrides the client's retries after the first attempt (a webhook delivery makes one
     /// attempt: its outbox retries on its own schedule).
     public var retries: Int?
+    /// Overrides the client's route (a source or a webhook target with a proxy of its own).
+    public var route: NetworkRoute?
+    /// Overrides the client's maximum number of redirects; 0 returns a 3xx as the response
+    /// (a webhook follows none).
+    public var maxRedirects: Int?
 
     public init(method: HTTPMethod = .get, url: String, headers: [HTTPHeader] = [], bearerToken: BearerToken? = nil,
-                body: [UInt8]? = nil, timeout: Duration? = nil, maxResponseBytes: Int? = nil, retries: Int? = nil) {
+                body: [UInt8]? = nil, timeout: Duration? = nil, maxResponseBytes: Int? = nil, retries: Int? = nil,
+                route: NetworkRoute? = nil, maxRedirects: Int? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -73,6 +80,8 @@ public struct HTTPRequest: Sendable {
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
         self.retries = retries
+        self.route = route
+        self.maxRedirects = maxRedirects
     }
 }
 
@@ -129,12 +138,16 @@ public struct HTTPClientConfiguration: Sendable {
     public var maxBackoff: Duration
     /// `walletwatch/<version>`.
     public var userAgent: String
-    /// Redirects followed at most (http and https only).
+    /// Redirects of a GET followed at most, each only to the request's own scheme, host and
+    /// port (SPEC.md section 24); 0 returns a 3xx as the response. Other methods follow none.
     public var maxRedirects: Int
+    /// How requests reach their hosts unless a request says otherwise. `.direct` by default,
+    /// which also ignores the proxies of the environment.
+    public var route: NetworkRoute
 
     public init(connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(20),
                 maxResponseBytes: Int = 64 << 20, retries: Int = 3, initialBackoff: Duration = .milliseconds(500),
-                maxBackoff: Duration = .seconds(30), userAgent: String, maxRedirects: Int = 5) {
+                maxBackoff: Duration = .seconds(30), userAgent: String, maxRedirects: Int = 5, route: NetworkRoute = .direct) {
         self.connectTimeout = connectTimeout
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
@@ -143,5 +156,6 @@ public struct HTTPClientConfiguration: Sendable {
         self.maxBackoff = maxBackoff
         self.userAgent = userAgent
         self.maxRedirects = maxRedirects
+        self.route = route
     }
 }

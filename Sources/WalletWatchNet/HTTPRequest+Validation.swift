@@ -5,9 +5,7 @@ extension HTTPRequest {
     /// values or a token with a line break, which would let one header smuggle in another (a
     /// token read from a file with its trailing newline is the usual way to get one).
     func validate() throws(NetError) {
-        func refuse(_ kind: NetError.Kind, _ detail: String) -> NetError {
-            NetError(kind: kind, method: method.rawValue, url: url, detail: detail)
-        }
+        let refuse = netError
         guard let schemeEnd = url.firstRange(of: "://") else {
             throw refuse(.invalidURL, "not an absolute http:// or https:// URL")
         }
@@ -25,6 +23,14 @@ extension HTTPRequest {
             throw refuse(.transport, "bearer token refused: it is empty or contains a line break (trim the file it comes from)")
         }
     }
+
+    /// A NetError about this request.
+    func netError(_ kind: NetError.Kind, _ detail: String) -> NetError {
+        NetError(kind: kind, method: method.rawValue, url: url, detail: detail)
+    }
+
+    /// What a request stopped by its task's cancellation throws.
+    var cancellationError: NetError { netError(.cancelled, "cancelled") }
 
     /// What libcurl's own URL parser finds wrong with `url`, if anything.
     private static func urlProblem(_ url: String) -> String? {

@@ -33,8 +33,10 @@ public struct WebhookSender: Sendable {
         if let secret {
             headers.append(HTTPHeader("X-Walletwatch-Signature", Self.signature(of: message.body, key: secret)))
         }
+        // No redirect is followed (SPEC.md section 24): a 3xx is a refusal like any other
+        // status, retried by the outbox, and the signed body never goes anywhere else.
         let request = HTTPRequest(method: .post, url: url, headers: headers, body: message.body, timeout: timeout,
-                                  maxResponseBytes: Self.maxAnswerBytes, retries: 0)
+                                  maxResponseBytes: Self.maxAnswerBytes, retries: 0, maxRedirects: 0)
         do {
             let response = try await http.send(request)
             guard response.isSuccess else {

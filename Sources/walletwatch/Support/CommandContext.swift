@@ -51,10 +51,11 @@ struct CommandContext {
         return CommandContext(engine: engine)
     }
 
-    /// The webhook client: no retries of its own, small answers, connecting within 5 s.
+    /// The webhook client: no retries of its own, small answers, connecting within 5 s, and no
+    /// redirect followed (SPEC.md section 24: a 3xx is a failed attempt the outbox retries).
     static func webhookConfiguration() -> HTTPClientConfiguration {
         HTTPClientConfiguration(connectTimeout: .seconds(5), timeout: .seconds(10), maxResponseBytes: 1 << 20, retries: 0,
-                                userAgent: "walletwatch/\(WalletWatchVersion.current)")
+                                userAgent: "walletwatch/\(WalletWatchVersion.current)", maxRedirects: 0)
     }
 
     /// The environment variable that sets a webhook attempt's timeout in seconds (default 10).

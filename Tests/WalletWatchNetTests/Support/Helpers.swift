@@ -82,17 +82,9 @@ final class FullBacklogListener {
 
     init() {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(listener, socketAddress, length) == 0 && listen(listener, 0) == 0
-                    && getsockname(listener, socketAddress, &length) == 0
-            }
-        }
-        precondition(listening)
+        var address = bindToLoopback(listener)
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        precondition(listen(listener, 0) == 0)
         sockets.append(listener)
         // Fill the queue (never accepted) with non-blocking connects.
         for _ in 0..<3 {
@@ -107,5 +99,91 @@ final class FullBacklogListener {
 
     deinit {
         sockets.forEach { close($0) }
+    }
+}
+
+/// A loopback port that refuses connections and that no other test can take meanwhile: a
+/// socket bound to it but not listening (the kernel answers a connect with a reset). Safer
+/// than a port found free and let go, which a server started by a test running alongside may
+/// be given next.
+final class RefusingPort: Sendable {
+    let port: Int
+    private let socketFD: Int32
+
+    init() {
+        socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        port = Int(UInt16(bigEndian: bindToLoopback(socketFD).sin_port))
+    }
+
+    deinit {
+        close(socketFD)
+    }
+}
+
+/// Binds `socketFD` to `host` (a loopback IPv4 address) at a port the kernel picks, and
+/// returns that address.
+func bindToLoopback(_ socketFD: Int32, host: String = "127.0.0.1") -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr(host)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+            bind(socketFD, socketAddress, length) == 0 && getsockname(socketFD, socketAddress, &length) == 0
+        }
+    }
+    precondition(bound, "no free loopback port: errno \(errno)")
+    return address
+}
+
+/// The far end of a stream, played by the test with plain sockets: it accepts one connection
+/// and reads only when told to, so that a stream's writes can be made to wait. Its reads block
+/// (at most 10 s each), which is acceptable for the few loopback reads of a test.
+final class RawPeer: @unchecked Sendable {
+    let port: Int
+    private let listener: Int32
+    // Set once by accept(), before any read; the test calls these one after the other.
+    private var connection: Int32 = -1
+
+    init() {
+        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        port = Int(UInt16(bigEndian: bindToLoopback(listener).sin_port))
+        precondition(listen(listener, 1) == 0)
+    }
+
+    deinit {
+        close(listener)
+        if connection >= 0 { close(connection) }
+    }
+
+    /// Takes the connection the stream made (it waits in the listener's queue already).
+    func accept() {
+        connection = Glibc.accept(listener, nil, nil)
+        precondition(connection >= 0, "accept failed: errno \(errno)")
+        var limit = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Whether bytes have arrived that were not read yet.
+    var hasBytesWaiting: Bool {
+        var descriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) == 1
+    }
+
+    /// Reads until `count` bytes have come (fewer if the connection ends or a read times out).
+    func receive(count: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count < count {
+            let read = recv(connection, &buffer, min(buffer.count, count - bytes.count), 0)
+            guard read > 0 else { break }
+            bytes += buffer[..<read]
+        }
+        return bytes
+    }
+
+    /// Reads until the other side closes (or a read times out).
+    func receiveUntilEnd() -> [UInt8] {
+        receive(count: .max)
     }
 }

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import Synchronization
 import TestSupport
 
@@ -39,6 +40,8 @@ final class ServerLog: Sendable {
 
 enum TestServerError: Error {
     case cutShort
+    /// The server stopped before it reported its port.
+    case didNotStart
 }
 
 /// A Hummingbird application on 127.0.0.1 (a free port) with the routes below.
@@ -51,14 +54,47 @@ struct TestServer: Sendable {
 }
 
 /// Starts a test server, runs `body` with it, and stops the server.
+///
+/// The server stops with a graceful shutdown (at most a second, then cancellation for a route
+/// still busy, such as /hang), not by cancellation at once as `withLoopbackServer` does:
+/// cancelling a Hummingbird server while a connection it accepted waits to be served traps in
+/// NIO ("Deinited NIOAsyncWriter without calling finish()", swift-nio #3481). With the stream
+/// and proxy tests added to this target that trap ended about one run in five (which
+/// connection reached a server being stopped was not found); stopped gracefully, it did not
+/// happen in 18 runs.
 func withTestServer<T: Sendable>(_ body: @Sendable (TestServer) async throws -> T) async throws -> T {
     let log = ServerLog()
     let router = Router()
     addRoutes(to: router, log: log)
-    return try await withLoopbackServer(router, label: "walletwatch-test-server") { port in
+    var logger = Logger(label: "walletwatch-test-server")
+    logger.logLevel = .critical
+    let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+    let app = Application(
+        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+        onServerRunning: { channel in
+            portContinuation.yield(channel.localAddress?.port ?? 0)
+            portContinuation.finish()
+        },
+        logger: logger)
+    var configuration = ServiceGroupConfiguration(services: [app], logger: logger)
+    configuration.maximumGracefulShutdownDuration = .seconds(1)
+    let group = ServiceGroup(configuration: configuration)
+    let server = Task { try await group.run() }
+    let result: Result<T, any Error>
+    var iterator = ports.makeAsyncIterator()
+    if let port = await iterator.next(), port > 0 {
         log.port = port
-        return try await body(TestServer(port: port, log: log))
+        do {
+            result = .success(try await body(TestServer(port: port, log: log)))
+        } catch {
+            result = .failure(error)
+        }
+    } else {
+        result = .failure(TestServerError.didNotStart)
     }
+    await group.triggerGracefulShutdown()
+    _ = await server.result
+    return try result.get()
 }
 
 /// The byte at `offset` of a /stream body: a pattern that shows reordering and gaps.
@@ -119,6 +155,19 @@ private func addRoutes(to router: Router<BasicRequestContext>, log: ServerLog) {
     router.get("/redirect-ftp") { _, _ in redirect(to: "ftp://127.0.0.1/secret.txt") }
     router.get("/redirect-echo") { _, _ in redirect(to: "/echo") }
     router.get("/redirect-other-host") { _, _ in redirect(to: "http://localhost:\(log.port)/echo") }
+    // /redirect-to?location=URL[&status=N][&ms=N]: a redirect (302 by default) to anywhere,
+    // for GET and POST, after N ms.
+    let redirectTo: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+        log.hit("redirect-to")
+        let parameters = request.uri.queryParameters
+        if let milliseconds = parameters["ms"].flatMap({ Int($0) }) {
+            try await Task.sleep(for: .milliseconds(milliseconds))
+        }
+        let status = Int(parameters["status"] ?? "302") ?? 302
+        return Response(status: .init(code: status), headers: [.location: String(parameters["location"] ?? "/echo")])
+    }
+    router.get("/redirect-to", use: redirectTo)
+    router.post("/redirect-to", use: redirectTo)
     router.get("/loop") { _, _ in
         log.hit("loop")
         return redirect(to: "/loop")
