@@ -64,5 +64,6 @@ public struct CertificatePin: Sendable, Hashable, CustomStringConvertible {
         return digits.count == 1 ? "0" + digits : digits
     }
 
+    /// ``hex``.
     public var description: String { hex }
 }

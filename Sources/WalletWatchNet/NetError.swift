@@ -4,6 +4,7 @@ import Foundation
 /// credentials or secret query values), or a stream's `tcp://HOST:PORT` / `ssl://HOST:PORT`,
 /// and what happened.
 public struct NetError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What failed, for callers that act on it (retry, tell the user where to look).
     public enum Kind: Sendable, Equatable {
         /// The URL could not be parsed.
         case invalidURL
@@ -37,6 +38,7 @@ public struct NetError: Error, Sendable, Equatable, CustomStringConvertible {
         case transport
     }
 
+    /// What failed.
     public let kind: Kind
     /// The request's method; empty for a stream.
     public let method: String
@@ -61,6 +63,7 @@ public struct NetError: Error, Sendable, Equatable, CustomStringConvertible {
         self.init(kind: kind, method: "", url: endpoint.description, detail: detail, certificateSHA256: certificateSHA256)
     }
 
+    /// `METHOD URL: detail`, or `tcp://HOST:PORT: detail` for a stream.
     public var description: String { method.isEmpty ? "\(url): \(detail)" : "\(method) \(url): \(detail)" }
 
     /// Whether a retry might help.

@@ -11,6 +11,7 @@ public enum NetworkRoute: Sendable, Hashable {
     /// (`socks5h` lets the proxy resolve names, so nothing is looked up locally), except for
     /// the hosts in `exceptions`, a libcurl NOPROXY list such as `localhost,127.0.0.1,::1`
     /// (`""`: no exception, everything goes through the proxy; `*`: every host is reached directly).
+    /// An empty `url` is no proxy, as for libcurl.
     case proxy(url: String, exceptions: String)
 
     /// The proxy a connection to `host` goes through, or nil when it goes directly. Mirrors

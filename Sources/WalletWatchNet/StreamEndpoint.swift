@@ -14,7 +14,9 @@ public struct StreamEndpoint: Sendable, Hashable, CustomStringConvertible {
 
     /// A host name or an IP address; an IPv6 address without brackets (`::1`).
     public let host: String
+    /// The TCP port (Electrum's defaults: 50001 for TCP, 50002 for TLS).
     public let port: Int
+    /// Plain TCP or TLS.
     public let security: Security
 
     /// An endpoint; brackets around an IPv6 address (`[::1]`) are accepted and dropped.
