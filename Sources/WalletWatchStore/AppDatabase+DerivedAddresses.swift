@@ -63,21 +63,22 @@ extension AppDatabase {
                 chainTxCount: try row.decode(forColumn: "chain_tx_count"), funded: try row.decode(forColumn: "funded"),
                 spent: try row.decode(forColumn: "spent"), mempoolTxCount: try row.decode(forColumn: "mempool_tx_count"),
                 mempoolDelta: try row.decode(forColumn: "mempool_delta")),
-            firstUsedAt: try row.decode(forColumn: "first_used_at"), syncedAt: try row.decode(forColumn: "synced_at"))
+            firstUsedAt: try row.decode(forColumn: "first_used_at"), syncedAt: try row.decode(forColumn: "synced_at"),
+            status: try row.decode(forColumn: "script_status"))
     }
 
     /// Inserts or updates an address's row; its reservation is left as it is.
     static func upsert(_ db: Database, _ address: WalletAddress, source: String) throws {
         try db.execute(sql: """
             INSERT INTO derived_addresses (source, chain, address_index, script, address, first_used_at, chain_tx_count, funded,
-                spent, mempool_tx_count, mempool_delta, synced_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                spent, mempool_tx_count, mempool_delta, synced_at, script_status)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(source, address) DO UPDATE SET chain = excluded.chain, address_index = excluded.address_index,
                 script = excluded.script, first_used_at = excluded.first_used_at, chain_tx_count = excluded.chain_tx_count,
                 funded = excluded.funded, spent = excluded.spent, mempool_tx_count = excluded.mempool_tx_count,
-                mempool_delta = excluded.mempool_delta, synced_at = excluded.synced_at
+                mempool_delta = excluded.mempool_delta, synced_at = excluded.synced_at, script_status = excluded.script_status
             """, arguments: [source, address.chain.rawValue, address.index, address.script, address.address, address.firstUsedAt,
                              address.activity.chainTxCount, address.activity.funded, address.activity.spent,
-                             address.activity.mempoolTxCount, address.activity.mempoolDelta, address.syncedAt])
+                             address.activity.mempoolTxCount, address.activity.mempoolDelta, address.syncedAt, address.status])
     }
 }

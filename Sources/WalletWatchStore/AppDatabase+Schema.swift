@@ -204,6 +204,38 @@ extension AppDatabase {
                 CREATE INDEX saving_plan_claims_by_occurrence ON saving_plan_claims(plan_id, due);
                 """)
         }
+        // Electrum sources (SPEC.md section 21). A script's status, as the server last gave it,
+        // decides whether a pass reads its history again. What the server sent is kept so that
+        // it is not asked for twice: raw transactions (their outputs value the inputs that spend
+        // them; one row a txid, whichever source fetched it: a txid names the same bytes
+        // everywhere), block headers by source and height (a source's chain; a reorg replaces
+        // them), and each script's history in the server's order (what a reorg took out of a
+        // block is what a new history no longer lists).
+        migrator.registerMigration("v9-electrum") { db in
+            try db.execute(sql: """
+                ALTER TABLE derived_addresses ADD COLUMN script_status TEXT;
+                CREATE TABLE chain_transactions (
+                    txid TEXT PRIMARY KEY NOT NULL,
+                    raw BLOB NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE block_headers (
+                    source TEXT NOT NULL,
+                    height INTEGER NOT NULL CHECK (height >= 0),
+                    hash TEXT NOT NULL,
+                    time INTEGER NOT NULL,
+                    PRIMARY KEY (source, height)
+                ) WITHOUT ROWID;
+                CREATE TABLE script_histories (
+                    source TEXT NOT NULL,
+                    script TEXT NOT NULL,
+                    position INTEGER NOT NULL CHECK (position >= 0),
+                    txid TEXT NOT NULL,
+                    height INTEGER NOT NULL CHECK (height >= -1),
+                    PRIMARY KEY (source, script, position)
+                ) WITHOUT ROWID;
+                CREATE INDEX script_histories_by_txid ON script_histories(source, txid);
+                """)
+        }
         return migrator
     }
 

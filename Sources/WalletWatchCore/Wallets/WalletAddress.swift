@@ -9,7 +9,7 @@ public enum WalletChain: String, Sendable, Hashable, Codable, CaseIterable {
     case listed
 }
 
-/// What an Esplora explorer says about one address: its confirmed and mempool activity.
+/// What a chain server says about one address: its confirmed and mempool activity.
 public struct AddressActivity: Sendable, Hashable {
     /// Confirmed transactions that touch it.
     public var chainTxCount: Int64
@@ -55,10 +55,13 @@ public struct WalletAddress: Sendable, Hashable {
     public var firstUsedAt: Instant?
     /// When its history was last stored: nil until it is stored whole once.
     public var syncedAt: Instant?
+    /// The server's digest of its history when it was last read (an Electrum server's status:
+    /// a pass reads the history again only when it differs); nil for an explorer without one.
+    public var status: String?
 
     /// An address with what is known about it.
     public init(chain: WalletChain, index: Int, script: String, address: String, activity: AddressActivity = AddressActivity(),
-                firstUsedAt: Instant? = nil, syncedAt: Instant? = nil) {
+                firstUsedAt: Instant? = nil, syncedAt: Instant? = nil, status: String? = nil) {
         self.chain = chain
         self.index = index
         self.script = script
@@ -66,6 +69,7 @@ public struct WalletAddress: Sendable, Hashable {
         self.activity = activity
         self.firstUsedAt = firstUsedAt
         self.syncedAt = syncedAt
+        self.status = status
     }
 }
 
