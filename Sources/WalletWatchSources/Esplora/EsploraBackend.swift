@@ -33,8 +33,9 @@ public struct EsploraBackend: ChainBackend {
         ChainActivities(activities: try await concurrently(entries) { try await self.activity(of: $0) }, requests: entries.count)
     }
 
-    public func tipHeight() async throws -> Int64 {
-        try await client.tipHeight()
+    /// The tip on full passes only: an incremental pass does not pay a request for it.
+    public func tip(full: Bool) async throws -> (height: Int64?, requests: Int) {
+        full ? (try await client.tipHeight(), 1) : (nil, 0)
     }
 
     /// Esplora's key for the address's script.

@@ -256,6 +256,15 @@ public struct JSONReader {
         }
     }
 
+    /// Passes over one value and returns its bytes as they were written, to be read later by
+    /// whoever knows what it should be (a JSON-RPC reply's `result`, before its request is known).
+    public mutating func readRawValue() throws -> [UInt8] {
+        skipWhitespace()
+        let start = index
+        try skipValue()
+        return Array(bytes[start..<index])
+    }
+
     /// A required field that was not there: the error to throw after reading an object.
     public func missing(_ field: String) -> JSONReadError {
         JSONReadError(path: pathText(), problem: "required field '\(field)' is missing")

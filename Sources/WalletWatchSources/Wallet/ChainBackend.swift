@@ -13,12 +13,27 @@ public protocol ChainBackend: Sendable {
     /// unconfirmed transaction marks it failed). `full` reads whole histories again.
     func read(_ entries: [WalletAddress], full: Bool, now: Instant) async throws -> ChainRead
 
+    /// Finishes the readings of a pass once its window stopped growing. A backend that learns
+    /// whether a script is used before it has that script's transactions (an Electrum server's
+    /// history lists txids only) reads the transactions of every round here, in as few round
+    /// trips as it can; `readings` are every round's, by address.
+    func complete(_ readings: [String: ScriptReading], now: Instant) async throws -> ChainRead
+
     /// Only the activity of each of `entries`, in their order (the balance cache, and what
     /// `asset addresses --deep` looks at past the window).
     func activities(of entries: [WalletAddress]) async throws -> ChainActivities
 
-    /// The chain's tip height.
-    func tipHeight() async throws -> Int64
+    /// The chain's tip height, when a pass should store it: on a `full` pass, or whenever the
+    /// backend knows it without asking (an Electrum session follows the tip); and the requests
+    /// it took.
+    func tip(full: Bool) async throws -> (height: Int64?, requests: Int)
+}
+
+extension ChainBackend {
+    /// Readings complete as they are read (Esplora's come with their transactions).
+    public func complete(_ readings: [String: ScriptReading], now: Instant) async throws -> ChainRead {
+        ChainRead(readings: Array(readings.values), requests: 0)
+    }
 }
 
 /// What a backend learnt about one script.

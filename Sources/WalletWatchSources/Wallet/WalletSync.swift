@@ -39,7 +39,7 @@ public struct WalletSync: Sendable {
         public var requests: Int
         /// Writes waited on (Electrum); nil where the backend does not count them.
         public var roundTrips: Int?
-        /// The chain tip, when the pass read it.
+        /// The chain tip, when the pass learnt it (a full pass, or an Electrum session's).
         public var tipHeight: Int64?
         /// Whether the stored addresses belonged to other keys (the descriptor changed) and were dropped.
         public var replacedStoredAddresses: Bool
@@ -90,12 +90,20 @@ public struct WalletSync: Sendable {
             }
             pending = grown
         }
-        var tipHeight: Int64?
-        if full {
-            tipHeight = try await backend.tipHeight()
-            requests += 1
-            if roundTrips != nil { roundTrips! += 1 }
+        let completed = try await backend.complete(readings, now: now)
+        requests += completed.requests
+        if let trips = completed.roundTrips { roundTrips = (roundTrips ?? 0) + trips }
+        records.merge(completed.records)
+        for reading in completed.readings {
+            readings[reading.address.address] = reading
+            // Completing fills in what a script's transactions say; whether it is used, which
+            // is all the window grows by, was known already.
+            _ = try window.update(reading.address)
         }
+        let tip = try await backend.tip(full: full)
+        requests += tip.requests
+        if tip.requests > 0, roundTrips != nil { roundTrips! += 1 }
+        let tipHeight = tip.height
         return try outcome(window: window, readings: readings, stored: known.addresses, requests: requests, roundTrips: roundTrips,
                            tipHeight: tipHeight, records: records)
     }

@@ -1,0 +1,165 @@
+import Synchronization
+import WalletWatchBitcoin
+import WalletWatchCore
+
+/// An Electrum server as a wallet's chain backend (SPEC.md section 21). One backend serves one
+/// pass, on a session that may outlive it (the daemon's).
+///
+/// Reading a round of scripts costs at most two round trips: one write subscribes the scripts
+/// the session does not follow yet and asks for the history of every script read for the first
+/// time (its status and history come back together); a second asks for the history of each
+/// script whose status differs from the stored one. A script whose status did not move costs
+/// nothing more, and on the daemon's live session not even its subscription. Each history is
+/// checked against its status. Once the wallet's window stops growing, ``complete(_:now:)``
+/// fetches, in one write each, the transactions no earlier pass stored, the parents a spend's
+/// fee needs, and the headers of new heights.
+public final class ElectrumBackend: ChainBackend {
+    let session: ElectrumSession
+    let network: Network
+    let store: ElectrumStore
+    /// The histories read in this pass, by script hex, with the status each was checked against.
+    private let read = Mutex<[String: (status: String?, history: [ScriptHistoryEntry])]>([:])
+
+    /// A backend for one pass over `session`, reading addresses of `network`, with what earlier
+    /// passes kept in `store`.
+    public init(session: ElectrumSession, network: Network, store: ElectrumStore) {
+        self.session = session
+        self.network = network
+        self.store = store
+    }
+
+    var client: ElectrumClient { session.client }
+
+    /// The Electrum protocol's key for an address's script.
+    static func scripthash(_ address: WalletAddress) -> String {
+        Script.electrumScripthash(Hex.decode(address.script) ?? [])
+    }
+
+    public func read(_ entries: [WalletAddress], full: Bool, now: Instant) async throws -> ChainRead {
+        let before = session.connection.counts
+        let hashes = entries.map(Self.scripthash)
+        // One write: subscriptions the session lacks, and the histories of scripts read for
+        // the first time (or again, on a full pass).
+        var calls: [ElectrumCall] = []
+        var wanted: [Int: (subscription: Int?, history: Int?)] = [:]
+        for (index, entry) in entries.enumerated() {
+            var subscription: Int?
+            var history: Int?
+            let whole = full || entry.syncedAt == nil
+            if session.cachedStatus(hashes[index]) == nil || whole {
+                subscription = calls.count
+                calls.append(ElectrumCall("blockchain.scripthash.subscribe", [.string(hashes[index])]))
+            }
+            if whole {
+                history = calls.count
+                calls.append(ElectrumCall("blockchain.scripthash.get_history", [.string(hashes[index])]))
+            }
+            wanted[index] = (subscription, history)
+        }
+        let replies = try await client.replies(calls)
+        var histories: [Int: [ScriptHistoryEntry]] = [:]
+        for (index, slot) in wanted {
+            if let position = slot.subscription {
+                session.remember(hashes[index], status: try decode(replies[position], calls[position].method, ElectrumClient.status))
+            }
+            if let position = slot.history {
+                histories[index] = try decode(replies[position], calls[position].method, ElectrumClient.history)
+            }
+        }
+        // A second write for the scripts whose status moved since the last pass.
+        let moved = entries.indices.filter { histories[$0] == nil && statusNow(hashes[$0]) != entries[$0].status }
+        for (index, history) in zip(moved, try await client.histories(moved.map { hashes[$0] })) {
+            histories[index] = history
+        }
+        try await verify(&histories, hashes: hashes)
+
+        var readings: [ScriptReading] = []
+        for (index, entry) in entries.enumerated() {
+            var address = entry
+            if let history = histories[index] {
+                address.status = statusNow(hashes[index])
+                // Whether it is used is all the window needs now; its sums follow in complete().
+                address.activity.chainTxCount = Int64(history.filter(\.isConfirmed).count)
+                address.activity.mempoolTxCount = Int64(history.count) - address.activity.chainTxCount
+                address.syncedAt = now
+                read.withLock { $0[entry.script] = (address.status, history) }
+            }
+            readings.append(ScriptReading(address: address, transactions: []))
+        }
+        let after = session.connection.counts
+        return ChainRead(readings: readings, requests: after.requests - before.requests, roundTrips: after.roundTrips - before.roundTrips)
+    }
+
+    /// The status the session holds for `scripthash` now (nil: no history).
+    private func statusNow(_ scripthash: String) -> String? {
+        session.cachedStatus(scripthash) ?? nil
+    }
+
+    /// Checks each history against the status the server gave. A script whose status moved
+    /// between the two answers (a payment arriving just then) is asked for both again, once;
+    /// a second mismatch is a server that contradicts itself, and the pass is refused.
+    private func verify(_ histories: inout [Int: [ScriptHistoryEntry]], hashes: [String]) async throws {
+        let mismatched = histories.keys.sorted().filter { ElectrumClient.status(of: histories[$0]!) != statusNow(hashes[$0]) }
+        guard !mismatched.isEmpty else { return }
+        var calls: [ElectrumCall] = []
+        for index in mismatched {
+            calls.append(ElectrumCall("blockchain.scripthash.subscribe", [.string(hashes[index])]))
+            calls.append(ElectrumCall("blockchain.scripthash.get_history", [.string(hashes[index])]))
+        }
+        let replies = try await client.replies(calls)
+        for (position, index) in mismatched.enumerated() {
+            let status = try decode(replies[2 * position], calls[2 * position].method, ElectrumClient.status)
+            let history = try decode(replies[2 * position + 1], calls[2 * position + 1].method, ElectrumClient.history)
+            session.remember(hashes[index], status: status)
+            guard ElectrumClient.status(of: history) == status else {
+                throw session.connection.problem(
+                    "the status \(status ?? "null") of script \(hashes[index]) does not match the history the server sent for it (\(history.count) transactions, status \(ElectrumClient.status(of: history) ?? "null"))",
+                    method: "blockchain.scripthash.get_history")
+            }
+            histories[index] = history
+        }
+    }
+
+    /// `reply`'s result read by `body`, or a one-line error naming `method`.
+    func decode<T>(_ reply: ElectrumReply, _ method: String, _ body: (inout JSONReader) throws -> T) throws -> T {
+        try client.decode(try client.result(of: reply, method), method, body)
+    }
+
+    public func activities(of entries: [WalletAddress]) async throws -> ChainActivities {
+        let before = session.connection.counts
+        let hashes = entries.map(Self.scripthash)
+        let calls = hashes.map { ElectrumCall("blockchain.scripthash.get_balance", [.string($0)]) }
+            + hashes.map { ElectrumCall("blockchain.scripthash.get_history", [.string($0)]) }
+        let replies = try await client.replies(calls)
+        let activities = try entries.indices.map { index -> AddressActivity in
+            let (confirmed, unconfirmed) = try decode(replies[index], calls[index].method, Self.balance)
+            let history = try decode(replies[entries.count + index], calls[entries.count + index].method, ElectrumClient.history)
+            let chainCount = Int64(history.filter(\.isConfirmed).count)
+            // The server's balance, not the inputs and outputs behind it: funded holds it whole.
+            return AddressActivity(chainTxCount: chainCount, funded: confirmed, spent: 0, mempoolTxCount: Int64(history.count) - chainCount,
+                                   mempoolDelta: unconfirmed)
+        }
+        return ChainActivities(activities: activities, requests: session.connection.counts.requests - before.requests)
+    }
+
+    /// `get_balance`'s answer: `{"confirmed", "unconfirmed"}` in sats (unconfirmed may be negative).
+    static func balance(_ reader: inout JSONReader) throws -> (confirmed: Int64, unconfirmed: Int64) {
+        var confirmed: Int64?
+        var unconfirmed: Int64?
+        try reader.readObject { reader, key in
+            if key.is("confirmed") { confirmed = try reader.readSats() }
+            else if key.is("unconfirmed") { unconfirmed = try reader.readSats(signed: true) }
+            else { try reader.skipValue() }
+        }
+        guard let confirmed else { throw reader.missing("confirmed") }
+        return (confirmed, unconfirmed ?? 0)
+    }
+
+    /// The session's tip, which it follows without asking.
+    public func tip(full: Bool) async throws -> (height: Int64?, requests: Int) {
+        (session.tip.height, 0)
+    }
+
+    /// The histories read in this pass, by script hex.
+    var histories: [String: (status: String?, history: [ScriptHistoryEntry])] { read.withLock { $0 } }
+}

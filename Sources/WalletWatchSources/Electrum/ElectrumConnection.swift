@@ -1,0 +1,275 @@
+import Synchronization
+import WalletWatchCore
+import WalletWatchNet
+
+/// One connection to an Electrum server (SPEC.md section 21): newline-delimited JSON-RPC over
+/// a transport, calls sent in batches and matched to their answers by id, notifications handed
+/// to whoever listens.
+///
+/// Invariants:
+/// - Every call of a batch is registered before its bytes are written, so no answer can arrive
+///   for an id nobody waits for; an answer to an id that was never asked is a broken server.
+/// - A batch is one write; each `call` waited on counts one round trip, each call one request.
+/// - The first failure of the connection (the server closed it, sent a line longer than
+///   `maxLineBytes`, sent something that is not JSON-RPC, or let a batch wait past `timeout`)
+///   fails every waiting batch and every later call with that one-line reason, and closes the
+///   transport. A connection is never used again after a failure: callers open a new one.
+/// - An answer that is an error object fails only its own call (the caller decides).
+public final class ElectrumConnection: Sendable {
+    /// What a server may send, and how long it may take.
+    public struct Limits: Sendable {
+        /// The longest line accepted (`[http] max_response_bytes`).
+        public var maxLineBytes: Int
+        /// How long a batch may wait for its answers.
+        public var timeout: Duration
+
+        /// Limits of a connection.
+        public init(maxLineBytes: Int, timeout: Duration) {
+            self.maxLineBytes = maxLineBytes
+            self.timeout = timeout
+        }
+    }
+
+    /// The configured source, for messages.
+    public let source: String
+    /// `tcp://host:port` or `ssl://host:port`, for messages.
+    public let endpoint: String
+    let limits: Limits
+    private let transport: any ElectrumTransport
+    private let state = Mutex(State())
+    /// What the server sends on its own, in order; finishes when the connection fails or closes.
+    public let notifications: AsyncStream<ElectrumNotification>
+    private let notificationSink: AsyncStream<ElectrumNotification>.Continuation
+
+    private struct State {
+        var nextID = 1
+        var pending: [Int: (batch: Batch, index: Int)] = [:]
+        var failure: SourceError?
+        var requests = 0
+        var roundTrips = 0
+        var reader: Task<Void, Never>?
+    }
+
+    /// A connection over `transport`, reading from it until it fails or is closed. Close it
+    /// when done: its reader keeps it (and the transport) alive until then.
+    public init(transport: any ElectrumTransport, source: String, endpoint: String, limits: Limits) {
+        self.transport = transport
+        self.source = source
+        self.endpoint = endpoint
+        self.limits = limits
+        (notifications, notificationSink) = AsyncStream.makeStream(of: ElectrumNotification.self, bufferingPolicy: .bufferingNewest(4096))
+        let reader = Task { [weak self] in
+            guard let self else { return }
+            await self.readLoop()
+        }
+        state.withLock { $0.reader = reader }
+    }
+
+    /// Calls made and batches waited on, since the connection opened.
+    public var counts: (requests: Int, roundTrips: Int) {
+        state.withLock { ($0.requests, $0.roundTrips) }
+    }
+
+    /// Why the connection no longer works, once it does not.
+    public var failure: SourceError? { state.withLock { $0.failure } }
+
+    /// Sends `calls` in one write and returns their answers in the same order.
+    public func call(_ calls: [ElectrumCall]) async throws -> [ElectrumReply] {
+        guard !calls.isEmpty else { return [] }
+        let batch = Batch(count: calls.count)
+        var bytes: [UInt8] = []
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            for (index, call) in calls.enumerated() {
+                let id = state.nextID
+                state.nextID += 1
+                state.pending[id] = (batch, index)
+                bytes += call.line(id: id)
+                bytes.append(0x0A)
+            }
+            state.requests += calls.count
+            state.roundTrips += 1
+        }
+        let methods = Set(calls.map(\.method)).sorted().joined(separator: ", ")
+        let timer = Task { [weak self, timeout = limits.timeout] in
+            try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled, let self else { return }
+            self.fail(self.problem("no answer to \(methods) within \(timeout.shortText)", cause: .transport(.timedOut)))
+        }
+        defer { timer.cancel() }
+        return try await withTaskCancellationHandler {
+            do {
+                try await transport.write(bytes)
+            } catch {
+                fail(problem(Self.reason(error), cause: .transport((error as? NetError)?.kind ?? .transport)))
+            }
+            return try await batch.wait()
+        } onCancel: {
+            batch.fail(problem("cancelled", cause: .transport(.cancelled)))
+        }
+    }
+
+    /// Closes the connection: waiting batches fail, notifications end.
+    public func close() {
+        fail(problem("the connection was closed", cause: .transport(.cancelled)))
+    }
+
+    /// A failure of this connection, naming its source and server.
+    func problem(_ text: String, method: String? = nil, cause: SourceError.Cause = .answer) -> SourceError {
+        SourceError(source: source, request: method.map { "\(endpoint) \($0)" } ?? endpoint, problem: text, cause: cause)
+    }
+
+    /// Fails the connection once: every waiting batch and every later call get `failure`.
+    private func fail(_ failure: SourceError) {
+        let first = state.withLock { state -> (waiting: [Batch], reader: Task<Void, Never>?)? in
+            guard state.failure == nil else { return nil }
+            state.failure = failure
+            let waiting = state.pending.values.map(\.batch)
+            state.pending.removeAll()
+            return (waiting, state.reader)
+        }
+        guard let (waiting, reader) = first else { return }
+        for batch in waiting { batch.fail(failure) }
+        notificationSink.finish()
+        transport.close()
+        reader?.cancel()
+    }
+
+    // MARK: - Reading
+
+    private func readLoop() async {
+        var buffer: [UInt8] = []
+        while !Task.isCancelled {
+            let chunk: [UInt8]
+            do {
+                chunk = try await transport.read(maxBytes: 1 << 16)
+            } catch {
+                return fail(problem(Self.reason(error), cause: .transport((error as? NetError)?.kind ?? .transport)))
+            }
+            guard !chunk.isEmpty else {
+                return fail(problem("the server closed the connection", cause: .transport(.connectionFailed)))
+            }
+            var start = buffer.count
+            buffer += chunk
+            var lineStart = 0
+            while let newline = buffer[start...].firstIndex(of: 0x0A) {
+                let line = Array(buffer[lineStart..<newline])
+                lineStart = newline + 1
+                start = lineStart
+                guard line.count <= limits.maxLineBytes else { return failTooLong() }
+                do {
+                    try handle(line)
+                } catch let failure as SourceError {
+                    return fail(failure)
+                } catch {
+                    return fail(problem("the server sent a message that is not JSON-RPC: \(error)"))
+                }
+            }
+            buffer.removeFirst(lineStart)
+            guard buffer.count <= limits.maxLineBytes else { return failTooLong() }
+        }
+    }
+
+    private func failTooLong() {
+        fail(problem("the server sent a line longer than \(limits.maxLineBytes) bytes, the most [http] max_response_bytes allows"))
+    }
+
+    /// One line: a reply, a batch of replies, or a notification.
+    private func handle(_ line: [UInt8]) throws {
+        // Servers may pad their lines with spaces (ElectrumX does); an empty line says nothing.
+        guard line.contains(where: { $0 != 0x20 && $0 != 0x0D && $0 != 0x09 }) else { return }
+        let messages = try JSONReader.read(line) { reader -> [ElectrumMessage] in
+            switch reader.peekKind() {
+            case .object: return [try ElectrumMessage(&reader)]
+            case .array:
+                var list: [ElectrumMessage] = []
+                try reader.readArray { reader, _ in list.append(try ElectrumMessage(&reader)) }
+                return list
+            default: throw reader.error("expected a JSON-RPC object or array")
+            }
+        }
+        for message in messages {
+            switch message {
+            case .reply(let id, let reply):
+                guard let waiting = state.withLock({ $0.pending.removeValue(forKey: id) }) else {
+                    throw problem("the server answered a request that was never sent (id \(id))")
+                }
+                waiting.batch.deliver(reply, at: waiting.index)
+            case .notification(let notification):
+                notificationSink.yield(notification)
+            }
+        }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let net = error as? NetError { return net.detail }
+        if let classified = error as? any Classified { return classified.description }
+        return "\(error)"
+    }
+}
+
+/// The answers of one batch as they arrive, and the task that waits for them.
+private final class Batch: Sendable {
+    private struct State {
+        var replies: [ElectrumReply?]
+        var remaining: Int
+        var failure: SourceError?
+        var waiter: CheckedContinuation<[ElectrumReply], any Error>?
+        var finished = false
+    }
+
+    private let state: Mutex<State>
+
+    init(count: Int) {
+        state = Mutex(State(replies: Array(repeating: nil, count: count), remaining: count))
+    }
+
+    func deliver(_ reply: ElectrumReply, at index: Int) {
+        state.withLock { state in
+            guard state.replies[index] == nil else { return }
+            state.replies[index] = reply
+            state.remaining -= 1
+        }
+        finishIfDone()
+    }
+
+    func fail(_ failure: SourceError) {
+        state.withLock { state in
+            if state.failure == nil { state.failure = failure }
+        }
+        finishIfDone()
+    }
+
+    func wait() async throws -> [ElectrumReply] {
+        try await withCheckedThrowingContinuation { continuation in
+            state.withLock { $0.waiter = continuation }
+            finishIfDone()
+        }
+    }
+
+    /// Resumes the waiter once, when it waits and every answer (or a failure) is in.
+    private func finishIfDone() {
+        let resume = state.withLock { state -> (CheckedContinuation<[ElectrumReply], any Error>, Result<[ElectrumReply], any Error>)? in
+            guard !state.finished, let waiter = state.waiter else { return nil }
+            if let failure = state.failure {
+                state.finished = true
+                return (waiter, .failure(failure))
+            }
+            guard state.remaining == 0 else { return nil }
+            state.finished = true
+            return (waiter, .success(state.replies.map { $0! }))
+        }
+        if let (waiter, result) = resume { waiter.resume(with: result) }
+    }
+}
+
+extension Duration {
+    /// "20 s", "1.5 s" or "300 ms", for messages.
+    var shortText: String {
+        let (seconds, attoseconds) = components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        if milliseconds < 1000 { return "\(milliseconds) ms" }
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
+        return "\(Double(milliseconds) / 1000) s"
+    }
+}

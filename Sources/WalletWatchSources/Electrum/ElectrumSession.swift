@@ -1,0 +1,93 @@
+import Synchronization
+import WalletWatchBitcoin
+import WalletWatchCore
+
+/// A negotiated Electrum connection that remembers the status of every script it subscribed
+/// to: from the subscription's answer, then from each notification the server pushes. The
+/// daemon keeps one open per electrum source and passes run on it, so that a pass on a live
+/// session asks nothing about a script whose status has not moved; a one-shot `ingest` opens
+/// one for its pass.
+public final class ElectrumSession: Sendable {
+    /// The typed calls.
+    public let client: ElectrumClient
+    /// What `server.version` agreed on.
+    public let version: ElectrumClient.ServerVersion
+    private let state: Mutex<State>
+
+    private struct State {
+        /// By scripthash: subscribed scripts and their latest status (nil: no history).
+        var statuses: [String: String?] = [:]
+        var tip: (height: Int64, header: BlockHeader)
+    }
+
+    /// What a notification changed.
+    public enum Change: Sendable, Equatable {
+        /// A subscribed script's status moved.
+        case status(scripthash: String)
+        /// A new tip.
+        case tip(height: Int64)
+    }
+
+    private init(client: ElectrumClient, version: ElectrumClient.ServerVersion, tip: (height: Int64, header: BlockHeader)) {
+        self.client = client
+        self.version = version
+        state = Mutex(State(tip: tip))
+    }
+
+    /// Negotiates the protocol on `connection` (`server.version` first, as servers require)
+    /// and subscribes to the chain's tip, in one round trip.
+    public static func open(_ connection: ElectrumConnection, clientName: String) async throws -> ElectrumSession {
+        let client = ElectrumClient(connection: connection)
+        let (version, tip) = try await client.negotiateAndSubscribeHeaders(clientName: clientName)
+        return ElectrumSession(client: client, version: version, tip: tip)
+    }
+
+    /// The connection the session runs on.
+    public var connection: ElectrumConnection { client.connection }
+
+    /// The chain's tip as last answered or notified.
+    public var tip: (height: Int64, header: BlockHeader) { state.withLock { $0.tip } }
+
+    /// Whether `scripthash` is subscribed, and its status if so.
+    func cachedStatus(_ scripthash: String) -> String?? {
+        state.withLock { $0.statuses[scripthash] }
+    }
+
+    /// Records a status learnt from a subscription's answer.
+    func remember(_ scripthash: String, status: String?) {
+        state.withLock { $0.statuses[scripthash] = .some(status) }
+    }
+
+    /// Takes in a notification: a script's new status or a new tip. Anything malformed or
+    /// unknown is nil (and ignored: a pass reads what it needs anyway).
+    public func apply(_ notification: ElectrumNotification) -> Change? {
+        switch notification.method {
+        case "blockchain.scripthash.subscribe":
+            guard let (scripthash, status) = try? JSONReader.read(notification.parameters, { reader -> (String, String?) in
+                var values: [String?] = []
+                try reader.readArray { reader, index in
+                    values.append(index == 0 ? try reader.readString() : try ElectrumClient.status(&reader))
+                }
+                guard values.count == 2, let scripthash = values[0] else { throw reader.error("expected [scripthash, status]") }
+                return (scripthash, values[1])
+            }) else { return nil }
+            let known = state.withLock { state -> Bool in
+                guard state.statuses[scripthash] != nil else { return false }
+                state.statuses[scripthash] = .some(status)
+                return true
+            }
+            return known ? .status(scripthash: scripthash) : nil
+        case "blockchain.headers.subscribe":
+            guard let tip = try? JSONReader.read(notification.parameters, { reader -> (height: Int64, header: BlockHeader) in
+                var tip: (height: Int64, header: BlockHeader)?
+                try reader.readArray { reader, _ in tip = try ElectrumClient.tip(&reader) }
+                guard let tip else { throw reader.error("expected [header]") }
+                return tip
+            }) else { return nil }
+            state.withLock { $0.tip = tip }
+            return .tip(height: tip.height)
+        default:
+            return nil
+        }
+    }
+}
