@@ -7,6 +7,8 @@ struct SourceRequester: Sendable {
     let baseURL: String
     let token: BearerToken?
     let http: any HTTPClient
+    /// The source's own route (its `proxy`); nil takes the client's.
+    var route: NetworkRoute? = nil
 
     /// The full URL of a path under the source's base URL.
     func url(_ path: String) -> String {
@@ -26,7 +28,7 @@ struct SourceRequester: Sendable {
         let response: HTTPResponse
         do {
             response = try await http.send(HTTPRequest(url: url(path), headers: [HTTPHeader("Accept", "application/json")],
-                                                       bearerToken: token, timeout: timeout))
+                                                       bearerToken: token, timeout: timeout, route: route))
         } catch let error as NetError {
             throw failure(path, error.detail, cause: .transport(error.kind))
         }
@@ -40,7 +42,7 @@ struct SourceRequester: Sendable {
         do {
             head = try await http.stream(
                 HTTPRequest(url: url(path), headers: [HTTPHeader("Accept", "application/json")], bearerToken: token,
-                            maxResponseBytes: maxResponseBytes),
+                            maxResponseBytes: maxResponseBytes, route: route),
                 into: consumer)
         } catch let error as NetError {
             throw failure(path, error.detail, cause: .transport(error.kind))

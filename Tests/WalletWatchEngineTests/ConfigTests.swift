@@ -101,7 +101,19 @@ struct ConfigTests {
         ("balance_cache_seconds = -1", "balance_cache_seconds", "accepted: 0 to"),
         ("time_zone = \"Mars/Olympus\"", "time_zone", "IANA"),
         ("colour = \"red\"", "colour", "not a known key"),
-        ("[[sources]]\nname = \"a\"\nkind = \"bark\"\nurl = \"http://x\"", "sources[1].kind", "\"barkd\" or \"esplora\""),
+        ("[[sources]]\nname = \"a\"\nkind = \"bark\"\nurl = \"http://x\"", "sources[1].kind", "\"barkd\", \"esplora\" or \"electrum\""),
+        ("[[sources]]\nname = \"n\"\nkind = \"electrum\"\nurl = \"https://node:50002\"\naddresses = [\"bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4\"]",
+         "sources[1].url", "ssl://HOST:PORT"),
+        ("[[sources]]\nname = \"n\"\nkind = \"electrum\"\nurl = \"ssl://node\"\nnetwork = \"regtest\"\naddresses = [\"bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080\"]",
+         "sources[1].url", "regtest servers have no usual one; write ssl://node:PORT"),
+        ("[[sources]]\nname = \"n\"\nkind = \"electrum\"\nurl = \"tcp://node:50001\"\ncertificate_sha256 = \"00\"\naddresses = [\"bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4\"]",
+         "sources[1].certificate_sha256", "applies to ssl:// servers only"),
+        ("[[sources]]\nname = \"n\"\nkind = \"electrum\"\nurl = \"ssl://node:50002\"\ncertificate_sha256 = \"abc\"\naddresses = [\"bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4\"]",
+         "sources[1].certificate_sha256", "64 hex digits"),
+        ("[[sources]]\nname = \"n\"\nkind = \"electrum\"\nurl = \"ssl://node:50002\"", "sources[1].addresses", "list the addresses"),
+        ("[[sources]]\nname = \"n\"\nkind = \"electrum\"\nurl = \"ssl://node:50002\"\nproxy = \"tor\"\naddresses = [\"bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4\"]",
+         "sources[1].proxy", "socks5h://127.0.0.1:9050"),
+        ("[http]\nproxy = \"ftp://proxy:21\"", "http.proxy", "proxy URL"),
         ("[[sources]]\nname = \"a\"\nkind = \"barkd\"", "sources[1].url", "is missing"),
         ("[[sources]]\nname = \"a\"\nkind = \"barkd\"\nurl = \"file:///etc/passwd\"", "sources[1].url", "http:// or https://"),
         ("[[sources]]\nname = \"a:b\"\nkind = \"barkd\"\nurl = \"http://x\"", "sources[1].name", "letters, digits"),
@@ -135,6 +147,74 @@ struct ConfigTests {
             let message = (error as? ConfigError)?.description ?? ""
             return message.contains("/etc/ww/walletwatch.toml") && message.contains(key) && message.contains(accepted)
         }
+    }
+
+    @Test("an electrum source: Electrum's URL notation with its default ports, a pinned certificate, the wallet keys, a long interval")
+    func electrumSource() throws {
+        let pin = "AB:CD:" + Array(repeating: "EF", count: 30).joined(separator: ":")
+        let config = try ConfigLoader.parse("""
+            [[sources]]
+            name = "node"
+            kind = "electrum"
+            url = "ssl://Umbrel.local"
+            asset = "Hardware wallet"
+            xpub = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs"
+            certificate_sha256 = "\(pin)"
+            [[sources]]
+            name = "tor"
+            kind = "electrum"
+            url = "tcp://abcdefghij234567abcdefghij234567abcdefghij234567abcdefgh.onion:50001"
+            addresses = ["bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"]
+            [[sources]]
+            name = "test"
+            kind = "electrum"
+            network = "testnet"
+            url = "tcp://[::1]"
+            proxy = ""
+            addresses = ["tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx"]
+            [http]
+            proxy = "socks5h://127.0.0.1:9050"
+            """, file: "/x/walletwatch.toml")
+        let node = try #require(config.source(named: "node"))
+        #expect(node.kind == .electrum && node.url == "ssl://umbrel.local:50002" && node.intervalSeconds == 3600)
+        #expect(node.certificateSHA256 == "abcd" + String(repeating: "ef", count: 30))
+        #expect(node.wallet != nil && node.asset == "Hardware wallet" && node.proxy == nil)
+        #expect(config.source(named: "tor")?.url.hasSuffix(".onion:50001") == true)
+        let test = try #require(config.source(named: "test"))
+        #expect(test.url == "tcp://[::1]:60001" && test.proxy == "")
+        #expect(config.http.routing.proxy == "socks5h://127.0.0.1:9050" && config.http.routing.noProxy == "localhost,127.0.0.1,::1")
+        // The routes: the config's proxy, except for what no_proxy names and for a source's own "".
+        #expect(config.http.routing.route(own: node.proxy).proxy(for: node.host) == "socks5h://127.0.0.1:9050")
+        #expect(config.http.routing.route(own: nil).proxy(for: "127.0.0.1") == nil)
+        #expect(config.http.routing.route(own: test.proxy).proxy(for: test.host) == nil)
+    }
+
+    /// SPEC.md section 22: an onion host reached directly could only leak a DNS query for its name.
+    @Test("an onion host without a proxy is refused when the config is read, exit 65, naming the entry")
+    func onionWithoutProxy() throws {
+        let onion = "abcdefghij234567abcdefghij234567abcdefghij234567abcdefgh.onion"
+        let cases: [(String, String)] = [
+            ("[[sources]]\nname = \"tor\"\nkind = \"electrum\"\nurl = \"ssl://\(onion):50002\"\naddresses = [\"bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4\"]",
+             "sources[1] 'tor' is an onion service (\(onion))"),
+            ("[[sources]]\nname = \"ex\"\nkind = \"esplora\"\nurl = \"http://\(onion)/api\"\nproxy = \"\"\naddresses = [\"bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4\"]\n[http]\nproxy = \"socks5h://127.0.0.1:9050\"",
+             "sources[1] 'ex' is an onion service"),
+            ("[[notify]]\nname = \"hook\"\nurl = \"http://\(onion)/hook\"", "notify[1] 'hook' is an onion service"),
+            ("[rates]\nprovider = \"mempool\"\nurl = \"http://\(onion)/api\"", "[rates] url is an onion service"),
+            ("[http]\nproxy = \"socks5h://127.0.0.1:9050\"\nno_proxy = \"*\"\n[[notify]]\nname = \"hook\"\nurl = \"http://\(onion)/hook\"",
+             "notify[1] 'hook' is an onion service"),
+        ]
+        for (text, message) in cases {
+            #expect {
+                try ConfigLoader.parse(text, file: "/x/walletwatch.toml")
+            } throws: { error in
+                guard let error = error as? ConfigError else { return false }
+                return error.kind == .refused && error.description.contains(message) && error.description.contains("socks5h://127.0.0.1:9050")
+            }
+        }
+        // With a proxy the same entries are accepted.
+        let accepted = try ConfigLoader.parse("[http]\nproxy = \"socks5h://127.0.0.1:9050\"\n[[notify]]\nname = \"hook\"\nurl = \"http://\(onion)/hook\"",
+                                              file: "/x/walletwatch.toml")
+        #expect(accepted.notify.first?.proxy == nil)
     }
 
     @Test("addresses are checked by their encoding: P2A's 14 letters pass, a network is chosen, bech32 is lowercased")

@@ -42,12 +42,12 @@ public struct AppConfig: Sendable, Equatable {
 
 /// One polled endpoint.
 public struct SourceConfig: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable { case barkd, esplora }
+    public enum Kind: String, Sendable, CaseIterable { case barkd, esplora, electrum }
 
     /// Unique; part of Ark txids (`ark:<name>:<id>`), so it must not be renamed.
     public var name: String
     public var kind: Kind
-    /// Base URL, http or https.
+    /// Base URL, http or https; for electrum `tcp://HOST:PORT` or `ssl://HOST:PORT`.
     public var url: String
     /// Where the bearer token is read from (barkd): a file (absolute path) or an environment variable.
     public var token: SecretReference?
@@ -55,25 +55,34 @@ public struct SourceConfig: Sendable, Equatable {
     public var arkAsset: String?
     /// barkd: the asset fed by the daemon's on-chain wallet; nil when not tracked.
     public var onchainAsset: String?
-    /// esplora: the asset fed by the watched addresses.
+    /// esplora, electrum: the asset fed by the watched addresses.
     public var asset: String?
-    /// esplora: the watched addresses (checked against `network`, segwit ones in lowercase).
+    /// esplora, electrum: the watched addresses (checked against `network`, segwit ones in lowercase).
     public var addresses: [String]
-    /// esplora: the network whose addresses (and keys) the source watches.
+    /// esplora, electrum: the network whose addresses (and keys) the source watches.
     public var network: Network
-    /// esplora: the HD wallet of `descriptors` and/or `xpub` (SPEC.md section 15), nil for a
-    /// source of fixed addresses only. With `addresses` it is one wallet, one asset.
+    /// esplora, electrum: the HD wallet of `descriptors` and/or `xpub` (SPEC.md section 15), nil
+    /// for a source of fixed addresses only. With `addresses` it is one wallet, one asset.
     public var wallet: HDWallet?
-    /// esplora, HD wallets: unused receive addresses in a row after which discovery stops.
+    /// HD wallets: unused receive addresses in a row after which discovery stops.
     public var gapLimit: Int
-    /// esplora, HD wallets: the same for the change chain.
+    /// HD wallets: the same for the change chain.
     public var changeGapLimit: Int
     public var intervalSeconds: Int
+    /// electrum: the SHA-256 of the server's own certificate (lowercase hex), pinned: exactly
+    /// that certificate is accepted, any other refused (a self-signed node's usual case).
+    public var certificateSHA256: String?
+    /// The source's own proxy (SPEC.md section 22): nil follows `[http] proxy`, `""` connects
+    /// directly, anything else is that proxy's URL.
+    public var proxy: String?
+
+    /// Whether the source watches on-chain addresses (an Esplora explorer or an Electrum server).
+    public var watchesAddresses: Bool { kind == .esplora || kind == .electrum }
 
     public init(name: String, kind: Kind, url: String, token: SecretReference? = nil, arkAsset: String? = nil,
                 onchainAsset: String? = nil, asset: String? = nil, addresses: [String] = [], network: Network = .bitcoin,
                 wallet: HDWallet? = nil, gapLimit: Int = SourceConfig.defaultGapLimit, changeGapLimit: Int = SourceConfig.defaultGapLimit,
-                intervalSeconds: Int) {
+                intervalSeconds: Int, certificateSHA256: String? = nil, proxy: String? = nil) {
         self.name = name
         self.kind = kind
         self.url = url
@@ -87,6 +96,13 @@ public struct SourceConfig: Sendable, Equatable {
         self.gapLimit = gapLimit
         self.changeGapLimit = changeGapLimit
         self.intervalSeconds = intervalSeconds
+        self.certificateSHA256 = certificateSHA256
+        self.proxy = proxy
+    }
+
+    /// The host the source connects to.
+    public var host: String {
+        URL(string: url)?.host ?? ""
     }
 
     /// BIP44's gap limit, which Electrum, Sparrow and BDK also use.
@@ -149,12 +165,16 @@ public struct HTTPConfig: Sendable, Equatable {
     /// At most this many requests to one source at once (an HD wallet's addresses are asked in
     /// parallel); public explorers rate-limit clients that ask for more.
     public var concurrency: Int
+    /// `proxy` and `no_proxy`: how connections leave the machine (SPEC.md section 22).
+    public var routing: NetworkRouting
 
-    public init(timeoutSeconds: Int = 20, maxResponseBytes: Int = 67_108_864, retries: Int = 3, concurrency: Int = 4) {
+    public init(timeoutSeconds: Int = 20, maxResponseBytes: Int = 67_108_864, retries: Int = 3, concurrency: Int = 4,
+                routing: NetworkRouting = NetworkRouting()) {
         self.timeoutSeconds = timeoutSeconds
         self.maxResponseBytes = maxResponseBytes
         self.retries = retries
         self.concurrency = concurrency
+        self.routing = routing
     }
 }
 

@@ -38,7 +38,8 @@ extension ConfigLoader {
                 return event
             })
         }
+        let proxy = try reader.proxy()
         try reader.rejectUnknownKeys()
-        return NotifyConfig(name: name, kind: kind, url: url, secretFile: secretFile, events: events)
+        return NotifyConfig(name: name, kind: kind, url: url, secretFile: secretFile, events: events, proxy: proxy)
     }
 }

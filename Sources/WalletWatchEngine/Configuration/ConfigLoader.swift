@@ -2,19 +2,23 @@ import Foundation
 import TOMLKit
 import WalletWatchBitcoin
 import WalletWatchCore
+import WalletWatchNet
 
 /// A problem with the config file: names the file, the key, and what is accepted.
 public struct ConfigError: Classified, Equatable {
     public let file: String
     public let message: String
+    /// A config that cannot be read is a runtime failure (exit 1); one that asks for something
+    /// walletwatch refuses to do (an onion host without a proxy) is refused input (exit 65).
+    public let kind: ErrorKind
 
-    public init(file: String, message: String) {
+    public init(file: String, message: String, kind: ErrorKind = .runtime) {
         self.file = file
         self.message = message
+        self.kind = kind
     }
 
     public var description: String { "config \(file): \(message)" }
-    public var kind: ErrorKind { .runtime }
 }
 
 /// Finds and reads `walletwatch.toml`.
@@ -93,7 +97,9 @@ public enum ConfigLoader {
                     timeoutSeconds: try http.int("timeout_seconds", in: 1...3600) ?? 20,
                     maxResponseBytes: try http.int("max_response_bytes", in: 1024...(1 << 40)) ?? 67_108_864,
                     retries: try http.int("retries", in: 0...10) ?? 3,
-                    concurrency: try http.int("concurrency", in: 1...32) ?? 4)
+                    concurrency: try http.int("concurrency", in: 1...32) ?? 4,
+                    routing: NetworkRouting(proxy: try http.proxy().flatMap { $0.isEmpty ? nil : $0 },
+                                            noProxy: try http.string("no_proxy") ?? NetworkRouting.defaultNoProxy))
                 try http.rejectUnknownKeys()
             }
             if var serve = try reader.table("serve") {
@@ -119,6 +125,7 @@ public enum ConfigLoader {
                 throw ConfigError(file: file, message: "notify[\(index + 1)].name '\(target.name)' is used twice; each [[notify]] entry needs its own name")
             }
             try reader.rejectUnknownKeys()
+            try refuseOnionsWithoutProxy(config)
             return config
         } catch let error as ConfigError {
             throw error
@@ -135,16 +142,26 @@ public enum ConfigLoader {
         }
         let kindText = try reader.string("kind") ?? ""
         guard let kind = SourceConfig.Kind(rawValue: kindText) else {
-            throw reader.error("kind", kindText.isEmpty ? "is missing; use \"barkd\" or \"esplora\"" : "'\(kindText)' is not accepted; use \"barkd\" or \"esplora\"")
+            let accepted = "use \"barkd\", \"esplora\" or \"electrum\""
+            throw reader.error("kind", kindText.isEmpty ? "is missing; \(accepted)" : "'\(kindText)' is not accepted; \(accepted)")
         }
-        guard let url = try reader.string("url") else { throw reader.error("url", "is missing; give the base URL, e.g. http://127.0.0.1:3000") }
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              parsed.host != nil
-        else {
-            throw reader.error("url", "'\(url)' is not accepted; use an http:// or https:// URL")
+        let network = try self.network(&reader, kind: kind)
+        guard var url = try reader.string("url") else {
+            throw reader.error("url", kind == .electrum ? "is missing; give the server as ssl://HOST:PORT or tcp://HOST:PORT"
+                                                        : "is missing; give the base URL, e.g. http://127.0.0.1:3000")
         }
-        let interval = try reader.int("interval_seconds", in: 1...86_400) ?? (kind == .barkd ? 60 : 600)
-        var source = SourceConfig(name: name, kind: kind, url: url, intervalSeconds: interval)
+        if kind == .electrum {
+            url = try electrumURL(url, network: network, reader)
+        } else {
+            guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                  parsed.host != nil
+            else {
+                throw reader.error("url", "'\(url)' is not accepted; use an http:// or https:// URL")
+            }
+        }
+        let interval = try reader.int("interval_seconds", in: 1...86_400) ?? Self.defaultInterval(kind)
+        var source = SourceConfig(name: name, kind: kind, url: url, network: network, intervalSeconds: interval)
+        source.proxy = try reader.proxy()
         switch kind {
         case .barkd:
             let tokenFile = try reader.string("token_file")
@@ -155,17 +172,33 @@ public enum ConfigLoader {
             source.token = tokenFile.map { .file(absolute($0, relativeTo: folder)) } ?? tokenEnv.map { .environment($0) }
             source.arkAsset = try reader.assetName("ark_asset") ?? name
             source.onchainAsset = try reader.assetName("onchain_asset")
-        case .esplora:
+        case .esplora, .electrum:
             source.asset = try reader.assetName("asset") ?? name
-            let networkText = try reader.string("network") ?? Network.bitcoin.rawValue
-            guard let network = Network(rawValue: networkText) else {
-                throw reader.error("network", "'\(networkText)' is not accepted; use \(Network.allCases.map { "\"\($0)\"" }.joined(separator: ", "))")
-            }
-            source.network = network
-            try esploraAddresses(&reader, into: &source)
+            try walletAddresses(&reader, into: &source)
+            if kind == .electrum { source.certificateSHA256 = try certificatePin(&reader, url: url) }
         }
         try reader.rejectUnknownKeys()
         return source
+    }
+
+    /// How often the daemon ingests a source unless `interval_seconds` says otherwise: an
+    /// electrum source is pushed its changes, so its interval is only a safety net.
+    static func defaultInterval(_ kind: SourceConfig.Kind) -> Int {
+        switch kind {
+        case .barkd: 60
+        case .esplora: 600
+        case .electrum: 3600
+        }
+    }
+
+    /// `network` of an on-chain source (default bitcoin); barkd sources have none.
+    private static func network(_ reader: inout TableReader, kind: SourceConfig.Kind) throws -> Network {
+        guard kind != .barkd else { return .bitcoin }
+        let networkText = try reader.string("network") ?? Network.bitcoin.rawValue
+        guard let network = Network(rawValue: networkText) else {
+            throw reader.error("network", "'\(networkText)' is not accepted; use \(Network.allCases.map { "\"\($0)\"" }.joined(separator: ", "))")
+        }
+        return network
     }
 
     private static func rates(_ reader: inout TableReader) throws -> RatesConfig {
@@ -244,6 +277,15 @@ struct TableReader {
         guard let value = value(key) else { return nil }
         guard let string = value.string else { throw error(key, "must be a string (in quotes)") }
         return string
+    }
+
+    /// `proxy`: nil when absent (the `[http] proxy` applies), `""` for none, else a proxy URL.
+    mutating func proxy() throws -> String? {
+        guard let text = try string("proxy") else { return nil }
+        guard text.isEmpty || NetworkRouting.isProxyURL(text) else {
+            throw error("proxy", "'\(URLRedaction.redact(text))' is not accepted; use a proxy URL such as \"socks5h://127.0.0.1:9050\" (Tor), or \"\" for none")
+        }
+        return text
     }
 
     mutating func assetName(_ key: String) throws -> String? {

@@ -19,14 +19,17 @@ public struct NotifyConfig: Sendable, Equatable {
     public var secretFile: String?
     /// The events the target receives (all of them unless the entry lists some).
     public var events: Set<NotificationEvent.Name>
+    /// The target's own proxy: nil follows `[http] proxy`, `""` connects directly.
+    public var proxy: String?
 
     /// An entry as the config writes it; by default it receives every event.
     public init(name: String, kind: Kind = .webhook, url: String, secretFile: String? = nil,
-                events: Set<NotificationEvent.Name> = Set(NotificationEvent.Name.subscribable)) {
+                events: Set<NotificationEvent.Name> = Set(NotificationEvent.Name.subscribable), proxy: String? = nil) {
         self.name = name
         self.kind = kind
         self.url = url
         self.secretFile = secretFile
         self.events = events
+        self.proxy = proxy
     }
 }

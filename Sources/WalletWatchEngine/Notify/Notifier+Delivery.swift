@@ -1,5 +1,6 @@
 import Foundation
 import WalletWatchCore
+import WalletWatchNet
 import WalletWatchSources
 import WalletWatchStore
 
@@ -77,7 +78,12 @@ extension Notifier {
             return .unreachable(problem: Self.describe(error))
         }
         let message = WebhookMessage(id: delivery.id, event: delivery.event, at: delivery.at, data: delivery.data)
-        return await sender.send(message, to: target.url, secret: secret)
+        return await sender.send(message, to: target.url, secret: secret, route: route(of: target))
+    }
+
+    /// A target's route: its own proxy, else the client's (`[http] proxy`).
+    func route(of target: NotifyConfig) -> NetworkRoute? {
+        target.proxy.map { config.http.routing.route(own: $0) }
     }
 
     /// Sends a `test` event to the target called `name` now, outside the outbox's order, and
@@ -91,7 +97,7 @@ extension Notifier {
         ]))
         let secret = try self.secret(of: target)
         let outcome = await sender.send(WebhookMessage(id: id, event: event.name.rawValue, at: now, data: event.data.compact), to: target.url,
-                                        secret: secret)
+                                        secret: secret, route: route(of: target))
         try database.recordTest(event, id: id, target: target.name, delivered: outcome.isDelivered, error: outcome.problem, at: clock.now)
         return NotificationDelivery(id: id, event: event.name.rawValue, target: target.name, status: outcome.isDelivered ? .delivered : .failed,
                                     attempts: 1, createdAt: now, deliveredAt: outcome.isDelivered ? clock.now : nil, lastError: outcome.problem)

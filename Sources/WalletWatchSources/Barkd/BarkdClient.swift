@@ -11,8 +11,8 @@ public struct BarkdClient: Sendable {
     ///   - source: the configured source name (it appears in errors and in Ark txids).
     ///   - baseURL: the daemon's URL, e.g. `http://127.0.0.1:3000`.
     ///   - token: the bearer token, read from a file or the environment by the caller.
-    public init(source: String, baseURL: String, token: BearerToken?, http: any HTTPClient) {
-        requester = SourceRequester(source: source, baseURL: baseURL, token: token, http: http)
+    public init(source: String, baseURL: String, token: BearerToken?, http: any HTTPClient, route: NetworkRoute? = nil) {
+        requester = SourceRequester(source: source, baseURL: baseURL, token: token, http: http, route: route)
     }
 
     public var source: String { requester.source }

@@ -10,8 +10,8 @@ public struct EsploraClient: Sendable {
 
     let requester: SourceRequester
 
-    public init(source: String, baseURL: String, http: any HTTPClient) {
-        requester = SourceRequester(source: source, baseURL: baseURL, token: nil, http: http)
+    public init(source: String, baseURL: String, http: any HTTPClient, route: NetworkRoute? = nil) {
+        requester = SourceRequester(source: source, baseURL: baseURL, token: nil, http: http, route: route)
     }
 
     /// `GET /address/:a`.

@@ -22,9 +22,10 @@ public struct WebhookSender: Sendable {
         self.timeout = timeout
     }
 
-    /// Sends `message` to `url`, signed with `secret` when there is one, and tells how the
-    /// target answered. Never throws: every failure is an outcome to record and retry.
-    public func send(_ message: WebhookMessage, to url: String, secret: WebhookSecret?) async -> WebhookOutcome {
+    /// Sends `message` to `url`, signed with `secret` when there is one, through `route` (nil:
+    /// the client's), and tells how the target answered. Never throws: every failure is an
+    /// outcome to record and retry.
+    public func send(_ message: WebhookMessage, to url: String, secret: WebhookSecret?, route: NetworkRoute? = nil) async -> WebhookOutcome {
         var headers = [
             HTTPHeader("Content-Type", "application/json"),
             HTTPHeader("X-Walletwatch-Event", message.event),
@@ -36,7 +37,7 @@ public struct WebhookSender: Sendable {
         // No redirect is followed (SPEC.md section 24): a 3xx is a refusal like any other
         // status, retried by the outbox, and the signed body never goes anywhere else.
         let request = HTTPRequest(method: .post, url: url, headers: headers, body: message.body, timeout: timeout,
-                                  maxResponseBytes: Self.maxAnswerBytes, retries: 0, maxRedirects: 0)
+                                  maxResponseBytes: Self.maxAnswerBytes, retries: 0, route: route, maxRedirects: 0)
         do {
             let response = try await http.send(request)
             guard response.isSuccess else {

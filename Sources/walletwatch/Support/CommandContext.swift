@@ -37,7 +37,8 @@ struct CommandContext {
         // Webhooks on a client of their own: a slow target never holds a source's transfer
         // thread. The outbox retries on its own schedule; the timeout is the request's.
         let webhookHTTP = config.notify.isEmpty ? nil
-            : CurlHTTPClient(configuration: webhookConfiguration(), logger: logger, maximumConcurrentTransfers: max(1, config.notify.count))
+            : CurlHTTPClient(configuration: webhookConfiguration(route: config.http.routing.route(own: nil)), logger: logger,
+                             maximumConcurrentTransfers: max(1, config.notify.count))
         let engine = Engine(storage: storage, config: config, clock: clock, http: http, logger: logger, warn: { Output.warning($0) },
                             webhookHTTP: webhookHTTP, deliveryTiming: try deliveryTiming())
         // Any command may write events (an ingest, a transaction, the month): the targets the
@@ -52,10 +53,11 @@ struct CommandContext {
     }
 
     /// The webhook client: no retries of its own, small answers, connecting within 5 s, and no
-    /// redirect followed (SPEC.md section 24: a 3xx is a failed attempt the outbox retries).
-    static func webhookConfiguration() -> HTTPClientConfiguration {
+    /// redirect followed (SPEC.md section 24: a 3xx is a failed attempt the outbox retries);
+    /// through `[http] proxy` unless a target has a proxy of its own.
+    static func webhookConfiguration(route: NetworkRoute = .direct) -> HTTPClientConfiguration {
         HTTPClientConfiguration(connectTimeout: .seconds(5), timeout: .seconds(10), maxResponseBytes: 1 << 20, retries: 0,
-                                userAgent: "walletwatch/\(WalletWatchVersion.current)", maxRedirects: 0)
+                                userAgent: "walletwatch/\(WalletWatchVersion.current)", maxRedirects: 0, route: route)
     }
 
     /// The environment variable that sets a webhook attempt's timeout in seconds (default 10).
@@ -91,12 +93,13 @@ struct CommandContext {
         return seconds
     }
 
-    /// The limits of `[http]`, and walletwatch's User-Agent.
+    /// The limits of `[http]`, its proxy (SPEC.md section 22: every source, the rate provider;
+    /// a source's own `proxy` overrides it per request), and walletwatch's User-Agent.
     static func httpConfiguration(_ http: HTTPConfig) -> HTTPClientConfiguration {
         HTTPClientConfiguration(
             connectTimeout: .seconds(min(10, http.timeoutSeconds)), timeout: .seconds(http.timeoutSeconds),
             maxResponseBytes: http.maxResponseBytes, retries: http.retries,
-            userAgent: "walletwatch/\(WalletWatchVersion.current)")
+            userAgent: "walletwatch/\(WalletWatchVersion.current)", route: http.routing.route(own: nil))
     }
 
     static func loadConfig(_ options: GlobalOptions) throws -> AppConfig {

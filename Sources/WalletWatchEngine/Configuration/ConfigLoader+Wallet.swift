@@ -1,11 +1,11 @@
 import WalletWatchBitcoin
 
 extension ConfigLoader {
-    /// An Esplora source's `addresses`, `descriptors`, `xpub` and gap limits: at least one of the
-    /// first three; together one wallet. Refusals name the source and, for a descriptor, its
-    /// position in the list and the character where the problem starts; a private key is named
-    /// by its kind only.
-    static func esploraAddresses(_ reader: inout TableReader, into source: inout SourceConfig) throws {
+    /// An on-chain source's `addresses`, `descriptors`, `xpub` and gap limits (esplora and
+    /// electrum alike): at least one of the first three; together one wallet. Refusals name the
+    /// source and, for a descriptor, its position in the list and the character where the
+    /// problem starts; a private key is named by its kind only.
+    static func walletAddresses(_ reader: inout TableReader, into source: inout SourceConfig) throws {
         let addresses = try reader.strings("addresses") ?? []
         let descriptors = try reader.strings("descriptors") ?? []
         let xpub = try reader.string("xpub")
