@@ -14,6 +14,11 @@ actor SimulatorState {
     private(set) var prices: PriceTable
     private var faults: [Fault] = []
     private var log: [RequestRecord] = []
+    /// The Electrum face's faults and request log (see `SimulatorState+Electrum.swift`).
+    var electrumFaults: [ElectrumFault] = []
+    var electrumLog: [ElectrumRequestRecord] = []
+    /// Where a real chain's faces listen, once they do.
+    private(set) var endpoints: BitcoinEndpoints?
     /// Requests to the simulated APIs being answered right now.
     private var answering = 0
     private var waiters: [Int: Waiter] = [:]
@@ -64,6 +69,8 @@ actor SimulatorState {
     }
 
     var now: SimTime { clock.now() }
+
+    func setEndpoints(_ endpoints: BitcoinEndpoints) { self.endpoints = endpoints }
 
     /// The chain tip Esplora and every wallet without its own tip report.
     var chainTip: Int { chain.tip }

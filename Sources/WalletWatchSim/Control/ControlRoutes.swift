@@ -33,6 +33,9 @@ import Hummingbird
 /// | POST | /control/chain/mine | `{"blocks": N}` (optional, default 1) | mines the mempool into the next block, then N-1 empty ones; `{"tip_height", "mined": [txids]}` |
 /// | POST | /control/chain/transactions/{txid}/replace | `{"fee": sats, "outputs": [{"address", "value"}]}` (both optional) | RBF: a replacement spending the same inputs (default: old fee + 1,000, taken from the last output); 201 + `{"replacement", "evicted": [txids]}` |
 /// | POST | /control/chain/reorg | `{"depth": N, "blocks": M, "transactions": "mempool"\|"drop"\|"mine"}` | replaces the last N blocks with M new ones (default N+1), new hashes; their transactions back to the mempool (default), dropped with their descendants, or mined again in the new tip; `{"fork_height", "old_tip", "tip_height", "transactions", "dropped"}`; 409 when a replaced block's coinbase is spent |
+/// | GET | /control/electrum | | a real chain's endpoints: `electrum_tcp`, `electrum_tls`, their ports, `certificate_sha256`, `certificate_path`, `key_path`, `core_rpc` (with credentials), `network`, `genesis_hash`, `http`; 404 without a `bitcoin` section |
+/// | GET, POST, DELETE | /control/electrum/faults | ElectrumFault (POST) | list, add (201), clear all |
+/// | GET, DELETE | /control/electrum/requests | | the Electrum face's calls (`connection`, `transport`, `write`, `batch`, `method`, `params`, `id`, `time`, `fault`), oldest first; reset |
 /// | PUT | /control/prices | `{"USD": 65000.12, ...}` | replaces the table (PATCH merges) |
 /// | GET, POST, DELETE | /control/faults | Fault (POST) | list, add (201), clear all |
 /// | GET, DELETE | /control/requests | | the request log, oldest first; reset |
@@ -99,6 +102,7 @@ struct ControlRoutes {
         registerHDWallets(on: control.group("esplora/hd/:wallet"))
         control.get("chain") { _, _ in try Self.reply(await state.chainSummary()) }
         registerChain(on: control.group("chain"))
+        registerElectrum(on: control)
     }
 
     private func registerWallets(on wallet: RouterGroup<SimRequestContext>) {
