@@ -98,8 +98,9 @@ let package = Package(
         .executableTarget(name: "walletwatch-bench", dependencies: ["WalletWatchCore", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet"]),
 
         // Helpers shared by the test targets: temporary folders, running the built binaries.
-        // Hummingbird: the webhook receiver that notification tests send to.
-        .target(name: "TestSupport", dependencies: ["WalletWatchCore", logging, hummingbird], path: "Tests/TestSupport"),
+        // Hummingbird: the webhook receiver that notification tests send to. NIO and NIOSSL: a
+        // raw Electrum client (TCP and TLS) for the simulator's Electrum face and ElectrumX.
+        .target(name: "TestSupport", dependencies: ["WalletWatchCore", logging, hummingbird, nioCore, nioPosix, nioConcurrency, nioSSL], path: "Tests/TestSupport"),
         .testTarget(
             name: "WalletWatchCoreTests",
             dependencies: ["WalletWatchCore", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -110,7 +111,9 @@ let package = Package(
         .testTarget(name: "WalletWatchNetTests", dependencies: ["WalletWatchNet", "TestSupport", hummingbird, logging]),
         .testTarget(name: "WalletWatchSourcesTests", dependencies: ["WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport"]),
         // barkd's public OpenAPI document is a fixture: the simulator's responses are validated against it.
-        .testTarget(name: "WalletWatchSimTests", dependencies: ["WalletWatchSim", "walletwatch-sim", "WalletWatchBitcoin", "TestSupport"], exclude: ["Fixtures"]),
+        // Crypto: the tests hash statuses and transactions themselves, not with the simulator's code.
+        .testTarget(name: "WalletWatchSimTests", dependencies: ["WalletWatchSim", "walletwatch-sim", "WalletWatchBitcoin", "TestSupport", crypto],
+                    exclude: ["Fixtures"]),
         // Data recorded by others (Esplora transactions, barkd's OpenAPI documents) is replayed
         // through the engine by a Hummingbird test server; the recordings are fixtures.
         .testTarget(
