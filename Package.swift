@@ -10,6 +10,11 @@ let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummi
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-prometheus")
+let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
+let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+let nioConcurrency = Target.Dependency.product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+let nioSSL = Target.Dependency.product(name: "NIOSSL", package: "swift-nio-ssl")
+let x509 = Target.Dependency.product(name: "X509", package: "swift-certificates")
 
 let package = Package(
     name: "walletwatch",
@@ -30,6 +35,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // Already in Hummingbird's graph; named here for the simulator's Electrum face (TCP and
+        // TLS listeners, a self-signed certificate made at start) and the tests' Electrum client.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     ],
     targets: [
         // libcurl through a module map and a shim header (curl_easy_setopt is variadic).
@@ -76,7 +86,10 @@ let package = Package(
         // token into the browser's session cookie.
         .target(name: "WalletWatchWeb", dependencies: ["WalletWatchPresentation", "WalletWatchEngine", "WalletWatchCore", hummingbird, prometheus, logging, crypto]),
         // Bitcoin: HD scenarios derive their addresses, and transactions carry real scripts and txids.
-        .target(name: "WalletWatchSim", dependencies: ["WalletWatchCore", "WalletWatchBitcoin", hummingbird, lifecycle, logging]),
+        // NIO, NIOSSL, X509 and Crypto: the Electrum face's TCP and TLS listeners, its self-signed
+        // certificate and the SHA-256 of statuses.
+        .target(name: "WalletWatchSim", dependencies: ["WalletWatchCore", "WalletWatchBitcoin", hummingbird, lifecycle, logging, crypto,
+                                                       nioCore, nioPosix, nioConcurrency, nioSSL, x509]),
         .executableTarget(
             name: "walletwatch",
             dependencies: ["WalletWatchPresentation", "WalletWatchEngine", "WalletWatchCore", "WalletWatchNet",
@@ -87,8 +100,9 @@ let package = Package(
         .executableTarget(name: "walletwatch-bench", dependencies: ["WalletWatchCore", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet"]),
 
         // Helpers shared by the test targets: temporary folders, running the built binaries.
-        // Hummingbird: the webhook receiver that notification tests send to.
-        .target(name: "TestSupport", dependencies: ["WalletWatchCore", logging, hummingbird], path: "Tests/TestSupport"),
+        // Hummingbird: the webhook receiver that notification tests send to. NIO and NIOSSL: a
+        // raw Electrum client (TCP and TLS) for the simulator's Electrum face and ElectrumX.
+        .target(name: "TestSupport", dependencies: ["WalletWatchCore", logging, hummingbird, nioCore, nioPosix, nioConcurrency, nioSSL], path: "Tests/TestSupport"),
         .testTarget(
             name: "WalletWatchCoreTests",
             dependencies: ["WalletWatchCore", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -100,7 +114,9 @@ let package = Package(
         .testTarget(name: "WalletWatchNetTests", dependencies: ["WalletWatchNet", "TestSupport", hummingbird, logging, lifecycle]),
         .testTarget(name: "WalletWatchSourcesTests", dependencies: ["WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport"]),
         // barkd's public OpenAPI document is a fixture: the simulator's responses are validated against it.
-        .testTarget(name: "WalletWatchSimTests", dependencies: ["WalletWatchSim", "walletwatch-sim", "WalletWatchBitcoin", "TestSupport"], exclude: ["Fixtures"]),
+        // Crypto: the tests hash statuses and transactions themselves, not with the simulator's code.
+        .testTarget(name: "WalletWatchSimTests", dependencies: ["WalletWatchSim", "walletwatch-sim", "WalletWatchBitcoin", "TestSupport", crypto],
+                    exclude: ["Fixtures"]),
         // Data recorded by others (Esplora transactions, barkd's OpenAPI documents) is replayed
         // through the engine by a Hummingbird test server; the recordings are fixtures.
         .testTarget(

@@ -1,12 +1,24 @@
 import Foundation
 
-/// The file in which `walletwatch-sim --port-file` publishes its port, written so that a reader
-/// polling for it never sees a partial number: a temporary file in the same folder, renamed.
+/// The files in which `walletwatch-sim --port-file` publishes its port (and `--endpoints-file` a
+/// real chain's endpoints), written so that a reader polling for one never sees it partial: a
+/// temporary file in the same folder, renamed.
 public enum PortFile {
     /// Writes `port` followed by a newline to `path`, atomically.
     public static func write(_ port: Int, to path: String) throws {
+        try write(Data("\(port)\n".utf8), to: path)
+    }
+
+    /// Writes `value` as pretty JSON (sorted keys) to `path`, atomically: the endpoints file.
+    public static func write(json value: some Encodable, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try write(try encoder.encode(value) + Data("\n".utf8), to: path)
+    }
+
+    private static func write(_ contents: Data, to path: String) throws {
         let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data("\(port)\n".utf8)) else {
+        guard FileManager.default.createFile(atPath: temporary, contents: contents) else {
             throw SimulatorError(.invalid, "cannot write \(temporary)")
         }
         guard rename(temporary, path) == 0 else {

@@ -21,15 +21,26 @@ import Foundation
 ///     "transactions": [{"txid": "<64 hex>", "outputs": [{"address": "bc1q...", "value": 50000}],
 ///                       "fee": 141, "block_height": 869990}],
 ///     "generated": [{"address": "bc1q...", "count": 500, "seed": 3}],
-///     "hd_wallets": [{"name": "cold", "descriptors": ["wpkh(xpub.../<0;1>/*)"], "receive": [0, 1, 25], "change": [0]}]
+///     "hd_wallets": [{"name": "cold", "descriptors": ["wpkh(xpub.../<0;1>/*)"], "receive": [0, 1, 25], "change": [0]}],
+///     "payments": [{"address": "bc1q...", "value": 50000, "block_height": 869995}, {"address": "bc1q...", "value": 7000}]
 ///   },
+///   "bitcoin": {"network": "regtest", "rpc_user": "walletwatch", "rpc_password": "walletwatch"},
 ///   "prices": {"USD": 65000.00, "EUR": 60000.00}
 /// }
 /// ```
+///
+/// The chain: `tip_height` blocks (default 870,000), whose transactions are `esplora`'s. HD wallets'
+/// histories and `payments` are real transactions: their txids hash their bytes and their inputs
+/// spend outputs that exist earlier in the chain (the faucet's coins: every block's coinbase pays
+/// the simulator's faucet, see ``Faucet``). A transaction given with a made-up txid,
+/// and `generated` histories, cannot be real: Esplora serves them, the Electrum and Core faces do
+/// not. With a `bitcoin` section (``BitcoinScenario``) the chain is built as real blocks from the
+/// regtest genesis block, with a small tip (default 200), and the Electrum and Core faces serve it.
 public struct Scenario: Sendable, Codable {
     /// The simulator's clock starts here and runs in real time; nil = the wall clock.
     public var now: SimTime?
-    /// The chain tip Esplora and every wallet without its own tip report.
+    /// The chain tip Esplora and every wallet without its own tip report: by default 870,000, or
+    /// 200 on a real chain (a `bitcoin` section).
     public var tipHeight: Int
     /// How long `notifications/wait` holds a request when nothing is new (barkd: 25 s).
     public var longPollSeconds: Double
@@ -40,18 +51,23 @@ public struct Scenario: Sendable, Codable {
     /// What the price APIs serve: today's prices, and the price on the reference day of the
     /// daily history (``PriceSeries``) that the history endpoints serve.
     public var prices: PriceTable
+    /// When set, the chain is real blocks from the genesis block, also served by the Electrum and
+    /// Core faces.
+    public var bitcoin: BitcoinScenario?
 
-    /// A scenario; every part defaults to empty (prices: ``PriceTable/defaultPrices``).
+    /// A scenario; every part defaults to empty (prices: ``PriceTable/defaultPrices``), the tip to
+    /// 870,000 (200 with `bitcoin`).
     public init(
-        now: SimTime? = nil, tipHeight: Int = 870_000, longPollSeconds: Double = 25, wallets: [WalletScenario] = [],
-        esplora: EsploraScenario = EsploraScenario(), prices: PriceTable = PriceTable()
+        now: SimTime? = nil, tipHeight: Int? = nil, longPollSeconds: Double = 25, wallets: [WalletScenario] = [],
+        esplora: EsploraScenario = EsploraScenario(), prices: PriceTable = PriceTable(), bitcoin: BitcoinScenario? = nil
     ) {
         self.now = now
-        self.tipHeight = tipHeight
+        self.tipHeight = tipHeight ?? (bitcoin == nil ? 870_000 : BitcoinScenario.defaultTipHeight)
         self.longPollSeconds = longPollSeconds
         self.wallets = wallets
         self.esplora = esplora
         self.prices = prices
+        self.bitcoin = bitcoin
     }
 
     /// The instant generated data is anchored to: `now`, else 2026-11-21T12:00:00Z, so that
@@ -88,7 +104,7 @@ public struct Scenario: Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case now, wallets, esplora, prices
+        case now, wallets, esplora, prices, bitcoin
         case tipHeight = "tip_height", longPollSeconds = "long_poll_seconds"
     }
 
@@ -96,11 +112,12 @@ public struct Scenario: Sendable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             now: try c.decodeIfPresent(SimTime.self, forKey: .now),
-            tipHeight: try c.decodeIfPresent(Int.self, forKey: .tipHeight) ?? 870_000,
+            tipHeight: try c.decodeIfPresent(Int.self, forKey: .tipHeight),
             longPollSeconds: try c.decodeIfPresent(Double.self, forKey: .longPollSeconds) ?? 25,
             wallets: try c.decodeIfPresent([WalletScenario].self, forKey: .wallets) ?? [],
             esplora: try c.decodeIfPresent(EsploraScenario.self, forKey: .esplora) ?? EsploraScenario(),
-            prices: try c.decodeIfPresent(PriceTable.self, forKey: .prices) ?? PriceTable())
+            prices: try c.decodeIfPresent(PriceTable.self, forKey: .prices) ?? PriceTable(),
+            bitcoin: try c.decodeIfPresent(BitcoinScenario.self, forKey: .bitcoin))
     }
 }
 
@@ -174,28 +191,34 @@ public struct WalletScenario: Sendable, Codable {
     }
 }
 
-/// The Esplora side: stored transactions, generated address histories and HD wallets.
+/// The chain's content, added in this order: generated address histories, stored transactions,
+/// HD wallets, real payments.
 public struct EsploraScenario: Sendable, Codable {
-    /// Stored transactions, confirmed or in the mempool.
+    /// Stored transactions, confirmed or in the mempool (made-up txids: Esplora only).
     public var transactions: [EsploraTxSpec]
-    /// Generated histories, at most one per address.
+    /// Generated histories, at most one per address (Esplora only).
     public var generated: [GeneratedAddressHistory]
-    /// HD wallets whose histories are made up (real scripts and txids), each with its own name.
+    /// HD wallets whose histories are real transactions, each with its own name.
     public var hdWallets: [HDWalletScenario]
+    /// Real payments from the faucet to any address.
+    public var payments: [PaymentScenario]
 
-    /// Esplora content; every part defaults to empty.
-    public init(transactions: [EsploraTxSpec] = [], generated: [GeneratedAddressHistory] = [], hdWallets: [HDWalletScenario] = []) {
+    /// Chain content; every part defaults to empty.
+    public init(transactions: [EsploraTxSpec] = [], generated: [GeneratedAddressHistory] = [], hdWallets: [HDWalletScenario] = [],
+                payments: [PaymentScenario] = []) {
         self.transactions = transactions
         self.generated = generated
         self.hdWallets = hdWallets
+        self.payments = payments
     }
 
-    private enum CodingKeys: String, CodingKey { case transactions, generated, hdWallets = "hd_wallets" }
+    private enum CodingKeys: String, CodingKey { case transactions, generated, payments, hdWallets = "hd_wallets" }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(transactions: try c.decodeIfPresent([EsploraTxSpec].self, forKey: .transactions) ?? [],
                   generated: try c.decodeIfPresent([GeneratedAddressHistory].self, forKey: .generated) ?? [],
-                  hdWallets: try c.decodeIfPresent([HDWalletScenario].self, forKey: .hdWallets) ?? [])
+                  hdWallets: try c.decodeIfPresent([HDWalletScenario].self, forKey: .hdWallets) ?? [],
+                  payments: try c.decodeIfPresent([PaymentScenario].self, forKey: .payments) ?? [])
     }
 }

@@ -65,8 +65,10 @@ extension Simulator {
         try await state.addEsploraTransaction(transaction)
     }
 
-    /// Drops an Esplora mempool transaction, as an eviction or a replacement would.
-    public func evictEsploraTransaction(_ txid: String) async throws {
+    /// Drops a mempool transaction, as an eviction would, with every mempool transaction that
+    /// spends it; returns the txids dropped, the one asked for first.
+    @discardableResult
+    public func evictEsploraTransaction(_ txid: String) async throws -> [String] {
         try await state.evictEsploraTransaction(txid)
     }
 

@@ -11,7 +11,7 @@ public enum HDChain: String, Sendable, Codable {
 }
 
 extension Simulator {
-    /// Adds a deposit from outside to `index` of `chain` of the scenario's HD wallet `wallet`
+    /// Adds a deposit from the faucet to `index` of `chain` of the scenario's HD wallet `wallet`
     /// (`value` sats, else a random amount), mined at `height` or in the mempool.
     @discardableResult
     public func hdDeposit(wallet: String, chain: HDChain = .receive, index: Int, value: Int64? = nil, height: Int? = nil) async throws -> EsploraTxSpec {

@@ -5,7 +5,9 @@ import ServiceLifecycle
 /// A running simulator of the APIs walletwatch polls, on one loopback port:
 /// barkd wallets under `/barkd/<wallet>`, Esplora under `/esplora`, CoinGecko under
 /// `/coingecko/api/v3`, mempool.space prices under `/mempool/api`, and the control API under
-/// `/control` (see ``ControlRoutes``).
+/// `/control` (see ``ControlRoutes``). A scenario with a `bitcoin` section (a real chain) is also
+/// served by an Electrum server on two more ports (TCP and TLS, see ``endpoints``) and by a
+/// Bitcoin Core JSON-RPC face under `/bitcoind/`, which a real ElectrumX can index.
 ///
 /// ```swift
 /// let sim = try await Simulator.start(scenario: Scenario(wallets: [WalletScenario(name: "ark", token: "t")]))
@@ -20,23 +22,31 @@ public final class Simulator: Sendable {
     public let baseURL: String
     /// The bound port (the real one when started with port 0).
     public let port: Int
+    /// A real chain's Electrum and Core faces; nil without a `bitcoin` section.
+    public let endpoints: BitcoinEndpoints?
     let state: SimulatorState
     private let group: ServiceGroup
     private let server: Task<Void, Never>
+    private let electrum: ElectrumFace?
 
-    private init(baseURL: String, port: Int, state: SimulatorState, group: ServiceGroup, server: Task<Void, Never>) {
+    private init(baseURL: String, port: Int, state: SimulatorState, group: ServiceGroup, server: Task<Void, Never>, electrum: ElectrumFace?) {
         self.baseURL = baseURL
         self.port = port
         self.state = state
         self.group = group
         self.server = server
+        self.electrum = electrum
+        endpoints = electrum?.endpoints
     }
 
     /// Starts serving `scenario` on `host:port` (port 0 picks a free one) and returns once the
-    /// port is bound. `onRequest` sees every recorded request (for verbose logging).
+    /// ports are bound. With a `bitcoin` section the Electrum face listens on `electrumTCPPort`
+    /// and `electrumTLSPort` (0: free ones), with a certificate made now and written, with its
+    /// key, into `tlsDirectory` (nil: a temporary folder removed at stop). `onRequest` sees every
+    /// recorded HTTP request (for verbose logging).
     public static func start(
-        scenario: Scenario = Scenario(), host: String = "127.0.0.1", port: Int = 0,
-        onRequest: (@Sendable (RequestRecord) -> Void)? = nil
+        scenario: Scenario = Scenario(), host: String = "127.0.0.1", port: Int = 0, electrumTCPPort: Int = 0, electrumTLSPort: Int = 0,
+        tlsDirectory: String? = nil, onRequest: (@Sendable (RequestRecord) -> Void)? = nil
     ) async throws -> Simulator {
         let state = try SimulatorState(scenario: scenario)
         let (bound, boundContinuation) = AsyncThrowingStream<Int, any Error>.makeStream()
@@ -62,18 +72,31 @@ public final class Simulator: Sendable {
                 boundContinuation.finish(throwing: error)
             }
         }
+        let boundPort: Int
         do {
             var iterator = bound.makeAsyncIterator()
-            guard let boundPort = try await iterator.next() else {
+            guard let port = try await iterator.next() else {
                 throw SimulatorError(.invalid, "the server stopped before it was listening")
             }
-            let hostInURL = host.contains(":") ? "[\(host)]" : host
-            return Simulator(baseURL: "http://\(hostInURL):\(boundPort)", port: boundPort, state: state, group: group, server: server)
+            boundPort = port
         } catch {
             await group.triggerGracefulShutdown()
             await server.value
             throw SimulatorError(.invalid, "cannot listen on \(host):\(port): \(error)")
         }
+        let hostInURL = host.contains(":") ? "[\(host)]" : host
+        let baseURL = "http://\(hostInURL):\(boundPort)"
+        var electrum: ElectrumFace?
+        if let bitcoin = scenario.bitcoin {
+            do {
+                electrum = try await ElectrumFace.start(
+                    state: state, bitcoin: bitcoin, host: host, baseURL: baseURL, ports: (electrumTCPPort, electrumTLSPort), tlsDirectory: tlsDirectory)
+            } catch {
+                await stop(state: state, group: group, server: server, electrum: nil)
+                throw SimulatorError(.invalid, "cannot serve Electrum on \(host): \(error)")
+            }
+        }
+        return Simulator(baseURL: baseURL, port: boundPort, state: state, group: group, server: server, electrum: electrum)
     }
 
     /// Every route. The control API comes before the middlewares that record requests and
@@ -84,6 +107,7 @@ public final class Simulator: Sendable {
         router.add(middleware: RequestLogMiddleware(state: state, onRequest: onRequest))
         router.add(middleware: FaultMiddleware(state: state))
         router.add(middleware: NotFoundMiddleware())
+        CoreRPCRoutes(state: state).register(on: router)
         BarkdRoutes(state: state).register(on: router)
         EsploraRoutes(state: state).register(on: router)
         PriceRoutes(state: state).register(on: router)
@@ -93,13 +117,15 @@ public final class Simulator: Sendable {
 
     /// Stops serving: no new connection is accepted, long polls and slow faults answer at
     /// once, connections close when their response is written; a response still being written
-    /// after a second (a long history to a slow reader) is cut off.
+    /// after a second (a long history to a slow reader) is cut off. Electrum connections close at
+    /// once, and the TLS files of a temporary folder are removed.
     public func stop() async {
-        await Self.stop(state: state, group: group, server: server)
+        await Self.stop(state: state, group: group, server: server, electrum: electrum)
     }
 
-    private static func stop(state: SimulatorState, group: ServiceGroup, server: Task<Void, Never>) async {
+    private static func stop(state: SimulatorState, group: ServiceGroup, server: Task<Void, Never>, electrum: ElectrumFace?) async {
         await state.beginStopping()
+        await electrum?.stop()
         await group.triggerGracefulShutdown()
         let cutOff = Task {
             try await Task.sleep(for: .seconds(1))
@@ -111,7 +137,7 @@ public final class Simulator: Sendable {
 
     /// A simulator dropped without stop() stops in the background, the same graceful way.
     deinit {
-        Task { [state, group, server] in await Self.stop(state: state, group: group, server: server) }
+        Task { [state, group, server, electrum] in await Self.stop(state: state, group: group, server: server, electrum: electrum) }
     }
 
     // MARK: URLs

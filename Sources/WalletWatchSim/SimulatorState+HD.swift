@@ -1,13 +1,13 @@
 import WalletWatchBitcoin
 
 extension SimulatorState {
-    /// A deposit from outside to `index` of `chain` of the HD wallet `name`, mined at `height` or
-    /// in the mempool; added to the chain and returned.
-    func hdDeposit(wallet name: String, chain: HDWallet.Chain, index: Int, value: Int64?, height: Int?) throws -> EsploraTxSpec {
+    /// A deposit from the faucet to `index` of `chain` of the HD wallet `name`, mined at `height`
+    /// or in the mempool; added to the chain and returned.
+    func hdDeposit(wallet name: String, chain hdChain: HDWallet.Chain, index: Int, value: Int64?, height: Int?) throws -> EsploraTxSpec {
         var wallet = try existingHDWallet(name)
-        let transaction = try wallet.deposit(chain: chain, index: index, value: value, height: height)
-        try addEsploraTransaction(transaction)
-        hdWallets[name] = wallet
+        defer { hdWallets[name] = wallet }
+        let transaction = try chain.deposit(to: &wallet, chain: hdChain, index: index, value: value, height: height)
+        chainChanged()
         return transaction
     }
 
@@ -15,9 +15,9 @@ extension SimulatorState {
     /// half the oldest coin) with the change to `changeIndex`; added to the chain and returned.
     func hdSpend(wallet name: String, pay: Int64?, changeIndex: Int, height: Int?) throws -> EsploraTxSpec {
         var wallet = try existingHDWallet(name)
-        let transaction = try wallet.spend(pay: pay, changeIndex: changeIndex, height: height)
-        try addEsploraTransaction(transaction)
-        hdWallets[name] = wallet
+        defer { hdWallets[name] = wallet }
+        let transaction = try chain.spend(from: &wallet, pay: pay, changeIndex: changeIndex, height: height)
+        chainChanged()
         return transaction
     }
 

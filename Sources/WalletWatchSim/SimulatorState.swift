@@ -1,21 +1,30 @@
-/// All mutable state of a running simulator, behind one actor: wallets, the Esplora chain,
-/// prices, faults, the request log and the long-poll waiters.
+/// All mutable state of a running simulator, behind one actor: wallets, the chain, prices,
+/// faults, the request logs and the long-poll waiters.
 actor SimulatorState {
     let clock: SimClock
     let longPollSeconds: Double
     let referenceTime: SimTime
-    private(set) var chainTip: Int
+    /// The scenario's `bitcoin` section: set when the chain is real (Electrum and Core faces).
+    let bitcoin: BitcoinScenario?
     private var wallets: [String: WalletState] = [:]
-    private var esplora: EsploraChain
+    /// The chain every face serves (see `SimulatorState+Chain.swift`).
+    var chain: SimulatedChain
     /// The HD wallets of the scenario, by name (see `SimulatorState+HD.swift`).
     var hdWallets: [String: SimulatedHDWallet] = [:]
     private(set) var prices: PriceTable
     private var faults: [Fault] = []
     private var log: [RequestRecord] = []
+    /// The Electrum face's faults and request log (see `SimulatorState+Electrum.swift`).
+    var electrumFaults: [ElectrumFault] = []
+    var electrumLog: [ElectrumRequestRecord] = []
+    /// Where a real chain's faces listen, once they do.
+    private(set) var endpoints: BitcoinEndpoints?
     /// Requests to the simulated APIs being answered right now.
     private var answering = 0
     private var waiters: [Int: Waiter] = [:]
-    private var nextWaiterID = 0
+    var nextWaiterID = 0
+    /// The Electrum connections waiting for chain changes, by id.
+    var chainWatchers: [Int: AsyncStream<Void>.Continuation] = [:]
     /// Set by ``Simulator/stop()``: long polls and slow faults end at once.
     private(set) var isStopping = false
 
@@ -29,14 +38,15 @@ actor SimulatorState {
     }
 
     init(scenario: Scenario) throws {
-        guard scenario.tipHeight >= 0 else { throw SimulatorError(.invalid, "tip_height must be >= 0") }
         guard scenario.longPollSeconds >= 0 else { throw SimulatorError(.invalid, "long_poll_seconds must be >= 0") }
         clock = SimClock(startingAt: scenario.now)
         longPollSeconds = scenario.longPollSeconds
         referenceTime = scenario.referenceTime
-        chainTip = scenario.tipHeight
+        bitcoin = scenario.bitcoin
         prices = scenario.prices
-        esplora = EsploraChain(chainTime: ChainTime(anchorHeight: scenario.tipHeight, anchorTime: scenario.referenceTime))
+        chain = try SimulatedChain(
+            network: try scenario.bitcoin?.chainNetwork() ?? .bitcoin, isReal: scenario.bitcoin != nil, tip: scenario.tipHeight,
+            chainTime: ChainTime(anchorHeight: scenario.tipHeight, anchorTime: scenario.referenceTime))
         for walletScenario in scenario.wallets {
             guard wallets[walletScenario.name] == nil else {
                 throw SimulatorError(.conflict, "two wallets named \(walletScenario.name)")
@@ -44,22 +54,26 @@ actor SimulatorState {
             wallets[walletScenario.name] = try WalletState(walletScenario, referenceTime: scenario.referenceTime)
         }
         for generated in scenario.esplora.generated {
-            try esplora.addGenerator(generated, baseTip: scenario.tipHeight)
+            try chain.addGenerator(generated)
         }
         for transaction in scenario.esplora.transactions {
-            try esplora.add(transaction)
-            // A chain never has blocks above its tip.
-            if let height = transaction.blockHeight, height > chainTip { chainTip = height }
+            try chain.add(transaction)
         }
         for hd in scenario.esplora.hdWallets {
             guard hdWallets[hd.name] == nil else { throw SimulatorError(.conflict, "two HD wallets named \(hd.name)") }
-            let (wallet, transactions) = try SimulatedHDWallet.make(hd, tip: scenario.tipHeight)
-            hdWallets[hd.name] = wallet
-            for transaction in transactions { try esplora.add(transaction) }
+            hdWallets[hd.name] = try chain.addHistory(of: hd)
+        }
+        for payment in scenario.esplora.payments {
+            try chain.pay([EsploraTxIO(address: payment.address, value: payment.value)], height: payment.blockHeight, fee: payment.fee)
         }
     }
 
     var now: SimTime { clock.now() }
+
+    func setEndpoints(_ endpoints: BitcoinEndpoints) { self.endpoints = endpoints }
+
+    /// The chain tip Esplora and every wallet without its own tip report.
+    var chainTip: Int { chain.tip }
 
     // MARK: reading
 
@@ -74,20 +88,18 @@ actor SimulatorState {
 
     func tipHeight(of name: String) throws -> Int { try existingWallet(name).tipHeight ?? chainTip }
 
-    func addressHistory(_ address: String) -> AddressHistory { esplora.history(of: address) }
+    func addressHistory(_ address: String) -> AddressHistory { chain.esplora.history(of: address) }
 
     /// The history of the address whose script has Esplora key `scripthash` (an empty one for a
     /// script the chain has never seen, as electrs answers).
     func scripthashHistory(_ scripthash: String) -> AddressHistory {
-        guard let address = esplora.address(ofScripthash: scripthash) else {
+        guard let address = chain.esplora.address(ofScripthash: scripthash) else {
             return AddressHistory(address: "", mempool: [], confirmed: [], generator: nil)
         }
-        return esplora.history(of: address)
+        return chain.esplora.history(of: address)
     }
 
-    func esploraTransaction(_ txid: String) -> EsploraTxSpec? { esplora.lookup(txid) }
-
-    var chainTime: ChainTime { esplora.chainTime }
+    func esploraTransaction(_ txid: String) -> EsploraTxSpec? { chain.esplora.lookup(txid) }
 
     // MARK: notifications
 
@@ -121,6 +133,9 @@ actor SimulatorState {
         let parked = waiters.values
         waiters.removeAll()
         for waiter in parked { waiter.continuation.resume() }
+        let watchers = chainWatchers.values
+        chainWatchers.removeAll()
+        for watcher in watchers { watcher.finish() }
     }
 
     private func untilStopping() async {
@@ -193,10 +208,6 @@ actor SimulatorState {
         wallets[name] = wallet
     }
 
-    func setChainTip(_ height: Int) throws {
-        guard height >= 0 else { throw SimulatorError(.invalid, "a tip height must be >= 0") }
-        chainTip = height
-    }
 
     func addOnchainTransaction(_ transaction: BarkdWalletTx, to name: String) throws {
         try modifyWallet(name) { wallet in
@@ -215,25 +226,10 @@ actor SimulatorState {
             wallet.onchainTransactions[index].confirmation = block
             wallet.onchainTransactions = WalletState.chainOrdered(wallet.onchainTransactions)
         }
-        if block.height > chainTip { chainTip = block.height }
+        if block.height > chainTip { try setChainTip(block.height) }
     }
 
-    // MARK: Esplora and prices
-
-    func addEsploraTransaction(_ transaction: EsploraTxSpec) throws {
-        try esplora.add(transaction)
-        if let height = transaction.blockHeight, height > chainTip { chainTip = height }
-    }
-
-    func evictEsploraTransaction(_ txid: String) throws {
-        try esplora.evict(txid: txid)
-    }
-
-    func confirmEsploraTransaction(_ txid: String, height: Int, time: Int64?) throws {
-        guard height >= 0 else { throw SimulatorError(.invalid, "a block height must be >= 0") }
-        try esplora.confirm(txid: txid, height: height, time: time)
-        if height > chainTip { chainTip = height }
-    }
+    // MARK: prices
 
     func setPrices(_ table: PriceTable, replacing: Bool) {
         if replacing {

@@ -3,16 +3,27 @@ import Foundation
 import WalletWatchSim
 
 /// `walletwatch-sim`: serves a scenario's barkd wallets, Esplora chain and prices on one
-/// loopback port until SIGINT or SIGTERM.
+/// loopback port (and a real chain's Electrum face on two more) until SIGINT or SIGTERM.
 @main
 struct WalletWatchSimCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "walletwatch-sim",
-        abstract: "Simulates barkd, Esplora and price APIs on one port, for walletwatch's tests and demos.",
+        abstract: "Simulates barkd, Esplora, Electrum, Bitcoin Core RPC and price APIs, for walletwatch's tests and demos.",
         discussion: """
             Prints one line, `walletwatch-sim listening on http://HOST:PORT`, then serves until \
             SIGINT or SIGTERM. APIs: /barkd/<wallet>/api/v1/..., /esplora/..., \
             /coingecko/api/v3/simple/price, /mempool/api/v1/prices; tests steer it through /control/....
+
+            A scenario with a `bitcoin` section ({"network": "regtest"}) is a real chain of blocks \
+            from the regtest genesis block, also served by an Electrum server (newline-delimited \
+            JSON-RPC, protocol 1.4 to 1.6) on --electrum-tcp-port and, with a self-signed \
+            certificate made at start, --electrum-tls-port, and by a Bitcoin Core JSON-RPC face \
+            at /bitcoind/ (basic auth: bitcoin.rpc_user/rpc_password) that ElectrumX can index. \
+            Then it prints a second line, `walletwatch-sim electrum on tcp://HOST:PORT and \
+            ssl://HOST:PORT, certificate sha256 HEX`; --endpoints-file writes all of it as JSON \
+            (http, electrum_tcp, electrum_tls, their ports, certificate_sha256, certificate_path, \
+            key_path, core_rpc, core_rpc_user, core_rpc_password, network, genesis_hash), the \
+            same as GET /control/electrum.
             """)
 
     @Option(help: "The scenario, a JSON file (see Config/demo-scenario.json).")
@@ -27,11 +38,27 @@ struct WalletWatchSimCommand: AsyncParsableCommand {
     @Option(name: .customLong("port-file"), help: "Write the bound port to this file (atomically).")
     var portFile: String?
 
+    @Option(name: .customLong("electrum-tcp-port"), help: "A real chain's Electrum port without TLS; 0 picks a free one.")
+    var electrumTCPPort = 0
+
+    @Option(name: .customLong("electrum-tls-port"), help: "A real chain's Electrum port with TLS; 0 picks a free one.")
+    var electrumTLSPort = 0
+
+    @Option(name: .customLong("tls-dir"),
+            help: "Write the Electrum face's certificate and key (electrum-certificate.pem, electrum-key.pem) here; default: a temporary folder removed at exit.")
+    var tlsDirectory: String?
+
+    @Option(name: .customLong("endpoints-file"),
+            help: "Write a real chain's endpoints (Electrum URLs and ports, certificate fingerprint and files, Core RPC URL) to this JSON file (atomically).")
+    var endpointsFile: String?
+
     @Flag(help: "Log every request to stderr.")
     var verbose = false
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        for (name, value) in [("--port", port), ("--electrum-tcp-port", electrumTCPPort), ("--electrum-tls-port", electrumTLSPort)] {
+            guard (0...65535).contains(value) else { throw ValidationError("\(name) must be 0...65535") }
+        }
     }
 
     func run() async throws {
@@ -46,7 +73,10 @@ struct WalletWatchSimCommand: AsyncParsableCommand {
         let verbose = verbose
         let simulator: Simulator
         do {
-            simulator = try await Simulator.start(scenario: loaded, host: host, port: port) { record in
+            simulator = try await Simulator.start(
+                scenario: loaded, host: host, port: port, electrumTCPPort: electrumTCPPort, electrumTLSPort: electrumTLSPort,
+                tlsDirectory: tlsDirectory
+            ) { record in
                 guard verbose else { return }
                 let query = record.query.map { "?" + $0 } ?? ""
                 let fault = record.fault.map { " [fault: \($0)]" } ?? ""
@@ -59,8 +89,20 @@ struct WalletWatchSimCommand: AsyncParsableCommand {
         if let portFile {
             try PortFile.write(simulator.port, to: portFile)
         }
+        if let endpointsFile {
+            guard let endpoints = simulator.endpoints else {
+                FileHandle.standardError.write(Data("walletwatch-sim: --endpoints-file needs a scenario with a bitcoin section\n".utf8))
+                await simulator.stop()
+                throw ExitCode(64)
+            }
+            try PortFile.write(json: endpoints, to: endpointsFile)
+        }
         // Unbuffered, so a parent reading our stdout through a pipe sees the line at once.
         FileHandle.standardOutput.write(Data("walletwatch-sim listening on \(simulator.baseURL)\n".utf8))
+        if let endpoints = simulator.endpoints {
+            let line = "walletwatch-sim electrum on \(endpoints.electrumTCP) and \(endpoints.electrumTLS), certificate sha256 \(endpoints.certificateSHA256)\n"
+            FileHandle.standardOutput.write(Data(line.utf8))
+        }
 
         let received = await signals.next()
         if verbose, let received {
@@ -68,6 +110,7 @@ struct WalletWatchSimCommand: AsyncParsableCommand {
         }
         await simulator.stop()
         if let portFile { try? FileManager.default.removeItem(atPath: portFile) }
+        if let endpointsFile { try? FileManager.default.removeItem(atPath: endpointsFile) }
     }
 }
 

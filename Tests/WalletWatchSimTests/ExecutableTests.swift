@@ -17,6 +17,26 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: sim.portFile), "the port file goes with the server")
     }
 
+    /// A real chain: the Electrum face's line, the endpoints file, the TLS folder asked for.
+    @Test func publishesARealChainsEndpoints() async throws {
+        let folder = TemporaryDirectory("ww-sim-endpoints")
+        let scenario = folder.write("scenario.json", #"{"bitcoin": {"network": "regtest", "rpc_user": "u", "rpc_password": "p"}, "tip_height": 50}"#)
+        let endpointsFile = folder.file("endpoints.json")
+        let sim = try await SimulatorProcess(scenarioPath: scenario, arguments: ["--endpoints-file", endpointsFile, "--tls-dir", folder.file("tls")])
+        let endpoints = try JSONDecoder().decode(BitcoinEndpoints.self, from: Data(contentsOf: URL(fileURLWithPath: endpointsFile)))
+        #expect(endpoints.http == sim.baseURL && endpoints.coreRPC == sim.baseURL.replacingOccurrences(of: "http://", with: "http://u:p@") + "/bitcoind/")
+        #expect(endpoints.certificatePath == folder.file("tls/electrum-certificate.pem") && endpoints.network == "regtest")
+        let client = try await ElectrumTestClient.connect(endpoints.electrumTLS)
+        _ = try await client.call("server.version", ["x", "1.4"])
+        #expect(((try await client.call("blockchain.headers.subscribe").result as? [String: Any])?["height"] as? Int) == 50)
+        await client.close()
+        try await sim.stop()
+        let output = try String(contentsOfFile: sim.stdoutPath, encoding: .utf8)
+        #expect(output == "walletwatch-sim listening on \(sim.baseURL)\nwalletwatch-sim electrum on \(endpoints.electrumTCP) and \(endpoints.electrumTLS), certificate sha256 \(endpoints.certificateSHA256)\n")
+        #expect(!FileManager.default.fileExists(atPath: endpointsFile), "the endpoints file goes with the server")
+        #expect(FileManager.default.fileExists(atPath: endpoints.certificatePath), "a folder the user named is kept")
+    }
+
     @Test func refusesABadScenarioWith65() async throws {
         let binary = SimulatorProcess.binary
         try #require(FileManager.default.isExecutableFile(atPath: binary))

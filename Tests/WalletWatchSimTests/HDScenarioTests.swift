@@ -72,9 +72,15 @@ import WalletWatchBitcoin
                     #expect(Hex.encode(address.scriptPubKey) == output["scriptpubkey"] as? String)
                 }
             }
-            // A spend's inputs are earlier outputs of the wallet, with their values.
+            // A spend's inputs are earlier outputs of the wallet, with their values. (Deposits spend
+            // the faucet's coins, which may be change of an earlier deposit: what makes a spend is
+            // the address of the outputs it spends.)
+            var own: Set<String> = []
+            for (chain, indexes) in [(HDChain.receive, [0, 1, 2, 3, 30]), (.change, [0, 5])] {
+                for index in indexes { own.insert(try await sim.hdAddress(wallet: "w", chain: chain, index: index)) }
+            }
             let spends = all.values.filter { tx in
-                (tx["vin"] as? [[String: Any]])?.allSatisfy { all[$0["txid"] as? String ?? ""] != nil } == true
+                (tx["vin"] as? [[String: Any]])?.allSatisfy { own.contains(($0["prevout"] as? [String: Any])?["scriptpubkey_address"] as? String ?? "") } == true
             }
             #expect(spends.count == 2)
             for spend in spends {

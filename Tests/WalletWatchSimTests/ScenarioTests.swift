@@ -9,6 +9,21 @@ import Testing
             .appendingPathComponent("Config/demo-scenario.json").path
     }
 
+    /// The real chain of Config/electrum-scenario.json: the demo's HD wallet over Electrum.
+    @Test func electrumScenarioServesTheDemoWallet() async throws {
+        let path = (Self.demoPath as NSString).deletingLastPathComponent + "/electrum-scenario.json"
+        let scenario = try Scenario.load(from: path)
+        #expect(scenario.bitcoin?.network == "regtest" && scenario.tipHeight == 300)
+        try await ChainFixture.withFace(scenario) { sim, client in
+            let first = try await sim.hdAddress(wallet: "cold", index: 0)
+            let history = try #require(try await client.result("blockchain.scripthash.get_history", [ChainFixture.scripthash(first)]) as? [[String: Any]])
+            #expect(!history.isEmpty && history.allSatisfy { ($0["height"] as? Int ?? 0) > 0 })
+            let pending = try await sim.hdAddress(wallet: "cold", index: 4)
+            let mempool = try #require(try await client.result("blockchain.scripthash.get_mempool", [ChainFixture.scripthash(pending)]) as? [[String: Any]])
+            #expect(mempool.count == 1 && mempool[0]["height"] as? Int == 0)
+        }
+    }
+
     @Test func demoScenarioIsCompleteAndConsistent() async throws {
         let scenario = try Scenario.load(from: Self.demoPath)
         let wallet = try #require(scenario.wallets.first { $0.name == "ark" })

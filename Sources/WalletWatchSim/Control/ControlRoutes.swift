@@ -3,8 +3,11 @@ import Hummingbird
 
 /// The control API for tests and demos, under `/control`. JSON in and out; errors are
 /// `{"error": "..."}` with 400 (bad input), 404 (unknown wallet, movement or transaction) or
-/// 409 (already exists). Control requests are not recorded in the request log and never
-/// get faults.
+/// 409 (already exists, or a change the chain cannot take). Control requests are not recorded in
+/// the request log and never get faults. Transactions are "real" (in blocks; served by the
+/// Electrum and Core faces of a real chain) when the simulator made them (payments, HD deposits
+/// and spends, replacements) or when a posted one's txid hashes what it describes and its inputs
+/// spend real outputs; others (made-up txids) are Esplora's only.
 ///
 /// | method | path | body | effect |
 /// |---|---|---|---|
@@ -18,13 +21,21 @@ import Hummingbird
 /// | PUT | /control/barkd/{wallet}/utxos | [UtxoInfo] | replaces them |
 /// | POST | /control/barkd/{wallet}/onchain-transactions | WalletTxInfo (`tx` optional) | appends it |
 /// | POST | /control/barkd/{wallet}/onchain-transactions/{txid}/confirm | `{"height": N, "hash": optional}` | |
-/// | POST | /control/esplora/transactions | compact EsploraTxSpec | mempool without `block_height` |
-/// | POST | /control/esplora/transactions/{txid}/confirm | `{"block_height": N, "block_time": optional unix}` | |
-/// | DELETE | /control/esplora/transactions/{txid} | | evicts a mempool transaction |
-/// | POST | /control/esplora/hd/{wallet}/deposit | `{"index": N, "chain": "receive"\|"change", "value": sats, "block_height": N}` | a payment from outside (mempool without `block_height`); 201 + the transaction |
+/// | POST | /control/esplora/transactions | compact EsploraTxSpec | mempool without `block_height`; real only if its txid hashes it and its inputs spend real outputs |
+/// | POST | /control/esplora/transactions/{txid}/confirm | `{"block_height": N, "block_time": optional unix}` | moves it to block N (a real one: its parents mined no later, its children no earlier; `block_time` sets the block's time) |
+/// | DELETE | /control/esplora/transactions/{txid} | | evicts a mempool transaction and the mempool transactions spending it; `{"evicted": txid, "descendants": [...]}` |
+/// | POST | /control/esplora/hd/{wallet}/deposit | `{"index": N, "chain": "receive"\|"change", "value": sats, "block_height": N}` | a payment from the faucet (mempool without `block_height`); 201 + the transaction |
 /// | POST | /control/esplora/hd/{wallet}/spend | `{"change_index": N, "pay": sats, "block_height": N}` | spends the oldest coins, change to `change_index` (`pay` 0: to itself); 201 + the transaction |
 /// | GET | /control/esplora/hd/{wallet}/address/{chain}/{index} | | `{"address": ...}` |
-/// | PUT | /control/chain/tip | `{"tip_height": N}` | Esplora's tip and every wallet without its own |
+/// | GET | /control/chain | | `{"real", "network", "tip_height", "tip_hash", "genesis_hash", "faucet_address", "mempool": [txids]}` |
+/// | PUT | /control/chain/tip | `{"tip_height": N}` | Esplora's tip and every wallet without its own (a real chain's only rises: 409) |
+/// | POST | /control/chain/payments | `{"address": any network's, "value": sats, "block_height": N, "fee": sats}` | a real payment from the faucet (mempool without `block_height`; fee default about 1 sat/vB); 201 + the transaction |
+/// | POST | /control/chain/mine | `{"blocks": N}` (optional, default 1) | mines the mempool into the next block, then N-1 empty ones; `{"tip_height", "mined": [txids]}` |
+/// | POST | /control/chain/transactions/{txid}/replace | `{"fee": sats, "outputs": [{"address", "value"}]}` (both optional) | RBF: a replacement spending the same inputs (default: old fee + 1,000, taken from the last output); 201 + `{"replacement", "evicted": [txids]}` |
+/// | POST | /control/chain/reorg | `{"depth": N, "blocks": M, "transactions": "mempool"\|"drop"\|"mine"}` | replaces the last N blocks with M new ones (default N+1), new hashes; their transactions back to the mempool (default), dropped with their descendants, or mined again in the new tip; `{"fork_height", "old_tip", "tip_height", "transactions", "dropped"}`; 409 when a replaced block's coinbase is spent |
+/// | GET | /control/electrum | | a real chain's endpoints: `electrum_tcp`, `electrum_tls`, their ports, `certificate_sha256`, `certificate_path`, `key_path`, `core_rpc` (with credentials), `network`, `genesis_hash`, `http`; 404 without a `bitcoin` section |
+/// | GET, POST, DELETE | /control/electrum/faults | ElectrumFault (POST) | list, add (201), clear all |
+/// | GET, DELETE | /control/electrum/requests | | the Electrum face's calls (`connection`, `transport`, `write`, `batch`, `method`, `params`, `id`, `time`, `fault`), oldest first; reset |
 /// | PUT | /control/prices | `{"USD": 65000.12, ...}` | replaces the table (PATCH merges) |
 /// | GET, POST, DELETE | /control/faults | Fault (POST) | list, add (201), clear all |
 /// | GET, DELETE | /control/requests | | the request log, oldest first; reset |
@@ -84,11 +95,14 @@ struct ControlRoutes {
         }
         control.delete("esplora/transactions/:txid") { _, context in
             let txid = try context.parameters.require("txid")
-            try await state.evictEsploraTransaction(txid)
-            return try Self.reply(["evicted": txid])
+            let evicted = try await state.evictEsploraTransaction(txid)
+            return try Self.reply(EvictionReply(evicted: txid, descendants: Array(evicted.dropFirst())))
         }
         registerWallets(on: control.group("barkd/:wallet"))
         registerHDWallets(on: control.group("esplora/hd/:wallet"))
+        control.get("chain") { _, _ in try Self.reply(await state.chainSummary()) }
+        registerChain(on: control.group("chain"))
+        registerElectrum(on: control)
     }
 
     private func registerWallets(on wallet: RouterGroup<SimRequestContext>) {
@@ -146,9 +160,8 @@ struct ControlRoutes {
 
     /// The request's JSON body as a `T`.
     static func body<T: Decodable>(_ type: T.Type, _ request: Request, _ context: SimRequestContext) async throws -> T {
-        let body = try await request.body.collect(upTo: context.maxUploadSize)
-        guard body.readableBytes > 0 else { throw SimulatorError(.invalid, "this request needs a JSON body") }
-        return try JSONDecoder().decode(type, from: Data(body.readableBytesView))
+        guard let value = try await optionalBody(type, request, context) else { throw SimulatorError(.invalid, "this request needs a JSON body") }
+        return value
     }
 
     /// `value` as JSON with sorted keys (the control API's answers are for tests and scripts).
@@ -179,4 +192,11 @@ struct StateSummary: Encodable, Sendable {
     var faults: [Fault]
     var wallets: [String]
     private enum CodingKeys: String, CodingKey { case chainTip = "chain_tip", now, prices, faults, wallets }
+}
+
+/// What `DELETE /control/esplora/transactions/{txid}` answers: the transaction evicted and the
+/// mempool transactions that spent it, evicted with it.
+struct EvictionReply: Encodable, Sendable {
+    var evicted: String
+    var descendants: [String]
 }

@@ -63,6 +63,25 @@ struct EsploraChain: Sendable {
         transactions[txid] = stored
     }
 
+    /// Returns a mined transaction to the mempool (its block was reorganised away).
+    mutating func unconfirm(txid: String) throws {
+        guard var stored = transactions[txid] else { throw SimulatorError(.notFound, "no stored Esplora transaction \(txid)") }
+        stored.transaction.blockHeight = nil
+        stored.transaction.blockTime = nil
+        transactions[txid] = stored
+    }
+
+    /// The stored transactions in the mempool, in order of arrival.
+    var mempoolTxids: [String] {
+        transactions.values.filter { $0.transaction.blockHeight == nil }.sorted { $0.order < $1.order }.map(\.transaction.txid)
+    }
+
+    /// The stored transactions mined at heights in `heights`, by height and arrival.
+    func minedTxids(in heights: ClosedRange<Int>) -> [String] {
+        transactions.values.compactMap { stored in stored.transaction.blockHeight.map { (ConfirmedKey(height: $0, order: stored.order), stored.transaction.txid) } }
+            .filter { heights.contains($0.0.height) }.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
     /// Drops a mempool transaction, as when it is evicted or replaced (RBF). Mined ones stay.
     mutating func evict(txid: String) throws {
         guard let stored = transactions[txid] else { throw SimulatorError(.notFound, "no stored Esplora transaction \(txid)") }

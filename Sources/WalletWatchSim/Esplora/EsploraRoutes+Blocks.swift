@@ -6,17 +6,17 @@ extension EsploraRoutes {
     /// from the tip or the height) and `/block-height/:height` (the block's hash, plain text).
     func registerBlocks(on esplora: RouterGroup<SimRequestContext>) {
         esplora.on("blocks") { _, context in
-            try context.json(Self.blocks(downFrom: await state.chainTip, chainTime: await state.chainTime))
+            try context.json(await state.blockSummaries(downFrom: await state.chainTip))
         }
         esplora.on("blocks/:height") { _, context in
             let tip = await state.chainTip
             let height = try Self.height(context)
-            return try context.json(Self.blocks(downFrom: min(height, tip), chainTime: await state.chainTime))
+            return try context.json(await state.blockSummaries(downFrom: min(height, tip)))
         }
         esplora.on("block-height/:height") { _, context in
             let height = try Self.height(context)
             guard height <= (await state.chainTip) else { throw Self.error("Block not found", .notFound) }
-            return context.text(Fingerprint.blockHash(height: height))
+            return context.text(await state.blockHash(height))
         }
     }
 
@@ -25,15 +25,6 @@ extension EsploraRoutes {
             throw error("Invalid height", .badRequest)
         }
         return height
-    }
-
-    /// Up to ten blocks from `height` down, newest first, as electrs lists them.
-    static func blocks(downFrom height: Int, chainTime: ChainTime) -> [BlockSummary] {
-        stride(from: height, through: max(0, height - 9), by: -1).map { height in
-            BlockSummary(id: Fingerprint.blockHash(height: height), height: height, timestamp: chainTime.time(ofHeight: height),
-                         merkleRoot: Fingerprint.hash256("merkle:\(height)"),
-                         previousblockhash: height > 0 ? Fingerprint.blockHash(height: height - 1) : nil)
-        }
     }
 }
 

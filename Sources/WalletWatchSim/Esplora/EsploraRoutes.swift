@@ -1,4 +1,5 @@
 import Hummingbird
+import WalletWatchBitcoin
 
 /// The Esplora HTTP API (Blockstream / mempool.space / electrs) under `/esplora`: address
 /// stats and history with electrs' paging, transactions, the tip. Errors are plain text, as
@@ -12,7 +13,7 @@ struct EsploraRoutes {
         esplora.on("blocks/tip/height") { _, context in
             try context.json(await state.chainTip, contentType: "text/plain; charset=utf-8")
         }
-        esplora.on("blocks/tip/hash") { _, context in context.text(Fingerprint.blockHash(height: await state.chainTip)) }
+        esplora.on("blocks/tip/hash") { _, context in context.text(await state.blockHash(await state.chainTip)) }
         registerHistory(on: esplora, at: "address/:address", history: addressHistory) { history, _ in
             AddressSummary(address: history.address, chainStats: history.chainStats, mempoolStats: history.mempoolStats)
         }
@@ -24,6 +25,10 @@ struct EsploraRoutes {
         registerBlocks(on: esplora)
         esplora.on("tx/:txid") { _, context in try context.json(try await transaction(context)) }
         esplora.on("tx/:txid/status") { _, context in try context.json(try await transaction(context).status) }
+        esplora.on("tx/:txid/hex") { _, context in
+            guard let bytes = await state.rawTransaction(try Self.txid(context)) else { throw Self.error("Transaction not found", .notFound) }
+            return context.text(Hex.encode(bytes))
+        }
     }
 
     /// The stats and paged transaction listings of one address or script under `path`.
@@ -88,12 +93,11 @@ struct EsploraRoutes {
         guard let spec = await state.esploraTransaction(try Self.txid(context)) else {
             throw Self.error("Transaction not found", .notFound)
         }
-        return EsploraTransaction(spec, chainTime: await state.chainTime)
+        return await state.esploraTransactions([spec])[0]
     }
 
     func transactions(_ list: [EsploraTxSpec], _ context: SimRequestContext) async throws -> Response {
-        let chainTime = await state.chainTime
-        return try context.json(list.map { EsploraTransaction($0, chainTime: chainTime) })
+        try context.json(await state.esploraTransactions(list))
     }
 }
 

@@ -1,5 +1,3 @@
-import WalletWatchBitcoin
-
 /// A transaction as Esplora (electrs) serves it, expanded from the compact ``EsploraTxSpec``
 /// with scripts, witnesses, size and weight; field order as electrs writes them.
 struct EsploraTransaction: Encodable, Sendable {
@@ -64,8 +62,8 @@ struct EsploraTransaction: Encodable, Sendable {
     var fee: Int64
     var status: Status
 
-    /// `spec` expanded; a confirmed transaction without its own block time gets the chain's.
-    init(_ spec: EsploraTxSpec, chainTime: ChainTime) {
+    /// `spec` expanded; `stamp` is its block (nil in the mempool).
+    init(_ spec: EsploraTxSpec, stamp: BlockStamp?) {
         let inputs = spec.effectiveInputs
         // P2WPKH-shaped sizes: 41 bytes per input and 31 per output outside the witness,
         // 108 per input inside it.
@@ -73,20 +71,16 @@ struct EsploraTransaction: Encodable, Sendable {
         let witness = 2 + 108 * inputs.count
         txid = spec.txid
         vin = inputs.enumerated().map { index, input in
-            var random = DeterministicRandom(seed: Fingerprint.of(spec.txid), index: UInt64(index), salt: 7)
             let spent = Self.spentOutput(of: input, at: index, in: spec)
             return Input(
                 txid: spent.txid, vout: spent.vout, prevout: Output(address: input.address, value: input.value),
-                witness: ["304402" + random.hex(128) + "01", "02" + random.hex(64)])
+                witness: SimulatedWitness.items(txid: spec.txid, input: index))
         }
         vout = spec.outputs.map { Output(address: $0.address, value: $0.value) }
         size = base + witness
         weight = base * 4 + witness
         fee = spec.fee
-        status = Status(
-            confirmed: spec.blockHeight != nil, blockHeight: spec.blockHeight,
-            blockHash: spec.blockHeight.map { Fingerprint.blockHash(height: $0) },
-            blockTime: spec.blockHeight.map { spec.blockTime ?? chainTime.time(ofHeight: $0) })
+        status = Status(confirmed: spec.blockHeight != nil, blockHeight: spec.blockHeight, blockHash: stamp?.hash, blockTime: stamp?.time)
     }
 
     private enum CodingKeys: String, CodingKey { case txid, version, locktime, vin, vout, size, weight, fee, status }
@@ -96,17 +90,11 @@ struct EsploraTransaction: Encodable, Sendable {
         (input.txid ?? Fingerprint.hash256("prev:\(spec.txid):\(index)"), input.vout ?? index % 2)
     }
 
-    /// The real txid of the transaction the simulator serves for `spec` (version 2, empty
-    /// scriptSigs, sequence 0xfffffffd, lock time 0, each output's script): the double SHA-256
-    /// that a wallet checking txids computes. Only defined when every input names the output it
-    /// spends (a made-up input depends on the txid itself).
+    /// The real txid of the transaction the simulator serves for `spec` (see
+    /// ``SimulatedTransaction``): the double SHA-256 that a wallet checking txids computes. Only
+    /// defined when every input names the output it spends (a made-up input depends on the txid
+    /// itself).
     static func computedTxid(of spec: EsploraTxSpec) -> String? {
-        guard !spec.inputs.isEmpty, spec.inputs.allSatisfy({ $0.txid != nil && $0.vout != nil }) else { return nil }
-        let raw = RawTransaction(
-            version: 2,
-            inputs: spec.inputs.map { RawTransaction.Input(previousTxid: $0.txid!, previousIndex: UInt32($0.vout!), sequence: 4_294_967_293) },
-            outputs: spec.outputs.map { RawTransaction.Output(value: $0.value, scriptPubKey: Hex.decode(OutputScript(address: $0.address).hex) ?? []) },
-            lockTime: 0)
-        return raw.txid
+        SimulatedTransaction.unsigned(spec)?.txid
     }
 }

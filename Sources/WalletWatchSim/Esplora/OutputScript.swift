@@ -31,7 +31,8 @@ struct OutputScript: Sendable, Hashable {
         Script.esploraScripthash(Hex.decode(OutputScript(address: address).hex) ?? [])
     }
 
-    private init(script: [UInt8]) {
+    /// The hex, asm and type of `script`.
+    init(script: [UInt8]) {
         hex = Hex.encode(script)
         let push = { (bytes: ArraySlice<UInt8>) in "OP_PUSHBYTES_\(bytes.count) " + Hex.encode(bytes) }
         switch (script.count, script.first) {
@@ -52,7 +53,19 @@ struct OutputScript: Sendable, Hashable {
             asm = "OP_PUSHNUM_1 \(push(script[2...]))"
         default:
             type = "unknown"
-            asm = "OP_PUSHNUM_\(Int(script[0]) - 0x50) \(push(script[2...]))"
+            asm = script.count >= 2 ? "OP_PUSHNUM_\(Int(script[0]) - 0x50) \(push(script[2...]))" : hex
+        }
+    }
+
+    /// The type as Bitcoin Core names it (`scriptPubKey.type` of `getrawtransaction`).
+    var coreType: String {
+        switch type {
+        case "p2pkh": "pubkeyhash"
+        case "p2sh": "scripthash"
+        case "v0_p2wpkh": "witness_v0_keyhash"
+        case "v0_p2wsh": "witness_v0_scripthash"
+        case "v1_p2tr": "witness_v1_taproot"
+        default: "nonstandard"
         }
     }
 

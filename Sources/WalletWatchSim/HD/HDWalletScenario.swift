@@ -1,10 +1,10 @@
 import WalletWatchBitcoin
 
-/// An HD wallet whose on-chain history the simulator makes up: a confirmed deposit from outside
-/// to each listed receive index, and for each listed change index a confirmed spend that pays
-/// someone outside and sends its change there. Every transaction is a real one as far as a
-/// wallet can check: real scripts, txids that hash its parts, inputs that spend the wallet's
-/// earlier outputs. JSON (snake_case, all but `name` and a key optional):
+/// An HD wallet whose on-chain history the simulator makes up: a confirmed deposit from the
+/// faucet to each listed receive index, and for each listed change index a confirmed spend that
+/// pays someone outside and sends its change there. Every transaction is a real one: real
+/// scripts, txids that hash its bytes, inputs that spend outputs earlier in the chain (the
+/// faucet's coins, the wallet's own). JSON (snake_case, all but `name` and a key optional):
 ///
 /// ```json
 /// {"name": "cold", "descriptors": ["wpkh([d34db33f/84h/0h/0h]xpub.../<0;1>/*)"],
@@ -12,7 +12,7 @@ import WalletWatchBitcoin
 /// ```
 ///
 /// The deposits and spends alternate (deposit k, then spend k), one block each, ending just below
-/// the tip; each spend uses the wallet's oldest unspent outputs. The control API adds more
+/// the tip (starting at block 2 at the lowest); each spend uses the wallet's oldest unspent outputs. The control API adds more
 /// (`/control/esplora/hd/{name}/deposit` and `/spend`).
 public struct HDWalletScenario: Sendable, Codable {
     /// The name the control API knows the wallet by.

@@ -116,11 +116,12 @@ enum Fingerprint {
         return random.hex(64)
     }
 
-    /// The hash of the block at `height` on the simulated chain (leading zeros, like a real one);
-    /// block 0 is Bitcoin's real genesis block, which wallets check before they trust a chain.
-    static func blockHash(height: Int) -> String {
+    /// The hash of the block at `height` on a simulated chain that is not real (leading zeros,
+    /// like a real one); block 0 is Bitcoin's real genesis block, which wallets check before they
+    /// trust a chain. A block replaced by a reorg (`generation` above 0) gets another hash.
+    static func blockHash(height: Int, generation: UInt32 = 0) -> String {
         if height == 0 { return "000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f" }
-        var random = DeterministicRandom(seed: 0xB10C, index: UInt64(height))
+        var random = DeterministicRandom(seed: 0xB10C ^ (UInt64(generation) << 32), index: UInt64(height))
         return "00000000000000000" + random.hex(47)
     }
 }

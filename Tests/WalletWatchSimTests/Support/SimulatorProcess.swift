@@ -20,8 +20,9 @@ final class SimulatorProcess {
         return (folder as NSString).appendingPathComponent("walletwatch-sim")
     }
 
-    /// Starts the program on `scenarioPath` and waits (up to 30 s) for its port file.
-    init(scenarioPath: String) async throws {
+    /// Starts the program on `scenarioPath` (with `arguments` more) and waits (up to 30 s) for
+    /// its port file.
+    init(scenarioPath: String, arguments: [String] = []) async throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
             throw HTTPProbe.Failure(description: "build walletwatch-sim first: \(Self.binary)")
         }
@@ -29,7 +30,7 @@ final class SimulatorProcess {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: folder + "/stdout", contents: nil)
         process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["--scenario", scenarioPath, "--port", "0", "--port-file", folder + "/port"]
+        process.arguments = ["--scenario", scenarioPath, "--port", "0", "--port-file", folder + "/port"] + arguments
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/stdout"))
         process.standardError = FileHandle.nullDevice
         try process.run()

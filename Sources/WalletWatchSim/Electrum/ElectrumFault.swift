@@ -1,0 +1,126 @@
+/// A fault injected on the Electrum face's answers to the calls whose method matches `method`:
+/// an exact name such as `blockchain.scripthash.get_history`, a prefix ending in `*` such as
+/// `blockchain.scripthash.*`, or `*` for every call. With `times` set, the fault clears itself
+/// after that many calls.
+///
+/// JSON form (flat): `{"method": "blockchain.transaction.get", "kind": "wrong_transaction", "times": 1}`.
+/// Kinds and their parameters:
+/// `drop` (`after`: answers written first, default 0: the call is not answered), `stall`
+/// (`seconds`, default 5: then it answers), `wrong_transaction` (`blockchain.transaction.get` answers
+/// another transaction's bytes), `short_header` (`bytes`, default 79: headers of that length),
+/// `wrong_status` (`blockchain.scripthash.subscribe` answers a status that is not its history's),
+/// `not_jsonrpc` (JSON without `jsonrpc`, `result` or `error`), `error` (`code`, `message`),
+/// `long_line` (`bytes`, default 2,000,000: one line that long), `history_too_large` (ElectrumX's
+/// `{"code": 10001, "message": "history too large"}`), `version` (`version`, default "1.3": what
+/// `server.version` answers), `garbage` (a line that is not JSON).
+public struct ElectrumFault: Sendable, Hashable, Codable {
+    /// An exact method, a prefix ending in `*`, or `*`.
+    public var method: String
+    /// What the fault does.
+    public var kind: ElectrumFaultKind
+    /// Serve the fault this many times, then drop it; nil = until cleared.
+    public var times: Int?
+
+    /// A fault of `kind` on `method`, optionally for `times` calls only.
+    public init(_ kind: ElectrumFaultKind, on method: String, times: Int? = nil) {
+        self.kind = kind
+        self.method = method
+        self.times = times
+    }
+
+    /// Whether the fault applies to a call of `name`.
+    public func matches(_ name: String) -> Bool {
+        if method.hasSuffix("*") { return name.hasPrefix(String(method.dropLast())) }
+        return name == method
+    }
+
+    private enum CodingKeys: String, CodingKey { case method, kind, times, after, seconds, bytes, code, message, version }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        method = try c.decode(String.self, forKey: .method)
+        times = try c.decodeIfPresent(Int.self, forKey: .times)
+        let name = try c.decode(String.self, forKey: .kind)
+        switch name {
+        case "drop": kind = .drop(after: try c.decodeIfPresent(Int.self, forKey: .after) ?? 0)
+        case "stall": kind = .stall(seconds: try c.decodeIfPresent(Double.self, forKey: .seconds) ?? 5)
+        case "wrong_transaction": kind = .wrongTransaction
+        case "short_header": kind = .shortHeader(bytes: try c.decodeIfPresent(Int.self, forKey: .bytes) ?? 79)
+        case "wrong_status": kind = .wrongStatus
+        case "not_jsonrpc": kind = .notJSONRPC
+        case "error": kind = .error(code: try c.decode(Int.self, forKey: .code), message: try c.decode(String.self, forKey: .message))
+        case "long_line": kind = .longLine(bytes: try c.decodeIfPresent(Int.self, forKey: .bytes) ?? 2_000_000)
+        case "history_too_large": kind = .historyTooLarge
+        case "version": kind = .version(try c.decodeIfPresent(String.self, forKey: .version) ?? "1.3")
+        case "garbage": kind = .garbage
+        case "reversed_batch": kind = .reversedBatch
+        default: throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "unknown Electrum fault kind \(name)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(method, forKey: .method)
+        try c.encode(kind.name, forKey: .kind)
+        try c.encodeIfPresent(times, forKey: .times)
+        switch kind {
+        case .drop(let after): try c.encode(after, forKey: .after)
+        case .stall(let seconds): try c.encode(seconds, forKey: .seconds)
+        case .shortHeader(let bytes), .longLine(let bytes): try c.encode(bytes, forKey: .bytes)
+        case .error(let code, let message):
+            try c.encode(code, forKey: .code)
+            try c.encode(message, forKey: .message)
+        case .version(let version): try c.encode(version, forKey: .version)
+        case .wrongTransaction, .wrongStatus, .notJSONRPC, .historyTooLarge, .garbage, .reversedBatch: break
+        }
+    }
+}
+
+/// What an Electrum fault does to a call's answer.
+public enum ElectrumFaultKind: Sendable, Hashable {
+    /// The connection closes: before this call is answered (`after` 0), or once `after` answers,
+    /// this call's first, have been written (a batch's reply then holds only those).
+    case drop(after: Int = 0)
+    /// No answer for `seconds` (the connection reads nothing meanwhile), then the answer.
+    case stall(seconds: Double)
+    /// `blockchain.transaction.get` answers the bytes of another transaction (one output's value
+    /// changed), whose hash is not the txid asked for.
+    case wrongTransaction
+    /// Headers (`blockchain.block.header`, `.headers`, `blockchain.headers.subscribe`) of this
+    /// many bytes instead of 80.
+    case shortHeader(bytes: Int = 79)
+    /// `blockchain.scripthash.subscribe` answers a status that does not hash its history.
+    case wrongStatus
+    /// The answer is JSON without `jsonrpc`, `result` or `error`: `{"id": ..., "answer": ...}`.
+    case notJSONRPC
+    /// A JSON-RPC error object with this code and message.
+    case error(code: Int, message: String)
+    /// One reply line of `bytes` bytes (a string result padded to that length).
+    case longLine(bytes: Int = 2_000_000)
+    /// ElectrumX's error for a history beyond its limit: code 10001, "history too large".
+    case historyTooLarge
+    /// `server.version` answers this protocol version.
+    case version(String)
+    /// A line that is not JSON at all.
+    case garbage
+    /// The batch holding the call is answered in reverse order (each answer keeps its id).
+    case reversedBatch
+
+    /// The kind's name in JSON and in the request log.
+    public var name: String {
+        switch self {
+        case .drop: "drop"
+        case .stall: "stall"
+        case .wrongTransaction: "wrong_transaction"
+        case .shortHeader: "short_header"
+        case .wrongStatus: "wrong_status"
+        case .notJSONRPC: "not_jsonrpc"
+        case .error: "error"
+        case .longLine: "long_line"
+        case .historyTooLarge: "history_too_large"
+        case .version: "version"
+        case .garbage: "garbage"
+        case .reversedBatch: "reversed_batch"
+        }
+    }
+}
