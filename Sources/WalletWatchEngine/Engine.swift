@@ -61,6 +61,8 @@ public struct Engine: Sendable {
     public let doctor: Doctor
     /// Webhook notifications: the config's targets, the outbox's delivery, `notify test` and `log`.
     public let notifier: Notifier
+    /// The sources' clients and the daemon's Electrum sessions.
+    let clients: SourceClients
 
     /// - parameter warn: where a warning goes that is no log line (a token file others can
     ///   read): the command line prints `warning: ...`; by default it is logged.
@@ -77,7 +79,8 @@ public struct Engine: Sendable {
         self.http = http
         self.logger = logger
         secretFiles = SecretFileWarnings(warn ?? { [logger] in logger.warning("\($0)") })
-        let clients = SourceClients(http: http, secretFiles: secretFiles)
+        let clients = SourceClients(http: http, config: config.http, secretFiles: secretFiles)
+        self.clients = clients
         preferences = Preferences(database: database, config: config)
         rates = RateBook(database: database, config: config, clock: clock, http: http, preferences: preferences, logger: logger)
         backfill = RateBackfill(database: database, config: config, clock: clock, http: http, preferences: preferences, logger: logger)

@@ -57,7 +57,7 @@ public struct BalanceCache: Sendable {
             let ark = storedArk[source.name]
             let onchain = storedOnchain[source.name]
             let needsArk = source.kind == .barkd
-            let needsOnchain = source.kind == .esplora || source.onchainAsset != nil
+            let needsOnchain = source.watchesAddresses || source.onchainAsset != nil
             let stored = [needsArk ? ark?.lastUpdated : nil, needsOnchain ? onchain?.lastUpdated : nil]
             let complete = (!needsArk || ark != nil) && (!needsOnchain || onchain != nil)
             let oldest = stored.compactMap { $0 }.min()
@@ -96,19 +96,19 @@ public struct BalanceCache: Sendable {
             try database.saveBalances(
                 source: source.name, ark: (source.arkAsset ?? source.name, arkBalance),
                 onchain: onchainBalance.map { (source.onchainAsset!, .onchain, $0) }, now: now)
-        case .esplora:
-            let client = clients.esplora(source)
+        case .esplora, .electrum:
             let balance: OnchainBalance
-            if let wallet = source.wallet {
-                // An HD wallet's stored addresses; before its first ingest, the discovery's.
-                let sync = HDWalletIngest.sync(source, wallet: wallet, backend: EsploraBackend(
-                    client: client, knownConfirmed: [], concurrency: config.http.concurrency))
-                let stored = try await database.walletAddresses(source: source.name)
-                balance = stored.isEmpty
-                    ? try await sync.sync(known: WalletSync.Known(addresses: []), full: false, now: now).balance
-                    : try await sync.balance(of: stored)
+            if source.kind == .esplora && source.wallet == nil {
+                balance = try await clients.esplora(source).balance(addresses: source.addresses)
             } else {
-                balance = try await client.balance(addresses: source.addresses)
+                // A wallet's stored addresses; before its first ingest, the discovery's.
+                let stored = try await database.walletAddresses(source: source.name)
+                balance = try await clients.withChainBackend(source) { backend in
+                    let sync = WalletIngest.sync(source, backend: backend)
+                    return stored.isEmpty
+                        ? try await sync.sync(known: WalletSync.Known(addresses: []), full: false, now: now).balance
+                        : try await sync.balance(of: stored)
+                }
             }
             try database.saveBalances(source: source.name, ark: nil, onchain: (source.asset ?? source.name, .addresses, balance), now: now)
         }

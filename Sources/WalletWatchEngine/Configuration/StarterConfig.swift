@@ -47,6 +47,18 @@ public enum StarterConfig {
         # gap_limit = 20                   # unused receive addresses in a row before discovery stops
         # change_gap_limit = 20
 
+        # The same wallet through your own node's Electrum server (electrs, Fulcrum, ElectrumX on
+        # Umbrel, Start9, RaspiBlitz): no explorer learns your addresses, and `run` is told of a
+        # payment the moment your node sees it. README: "Watching through your own node".
+        # [[sources]]
+        # name = "node"
+        # kind = "electrum"
+        # url = "ssl://umbrel.local:50002"  # or tcp://HOST:50001; over Tor: ssl://xxxx.onion:50002
+        # asset = "Hardware wallet"
+        # descriptors = ["wpkh([d34db33f/84h/0h/0h]xpub6C.../<0;1>/*)#checksum"]
+        # certificate_sha256 = "..."        # pins a self-signed node certificate (openssl x509 -fingerprint -sha256)
+        # proxy = ""                        # this source's own proxy; "" = direct
+
         [rates]
         provider = "coingecko"              # coingecko | mempool | static
         # url = "https://api.coingecko.com/api/v3"
@@ -61,6 +73,8 @@ public enum StarterConfig {
         max_response_bytes = 67108864
         retries = 3
         concurrency = 4                     # requests in flight to one source (an HD wallet's addresses)
+        # proxy = "socks5h://127.0.0.1:9050"  # every connection through Tor's SOCKS port
+        # no_proxy = "localhost,127.0.0.1,::1" # reached directly (the default)
 
         [serve]
         listen = "127.0.0.1:8477"

@@ -15,8 +15,10 @@ public struct IngestReport: Sendable {
     public let duration: Duration
     /// Things worth knowing that did not stop the pass (an unknown movement subsystem).
     public let warnings: [String]
-    /// HTTP requests made (Esplora sources report theirs).
+    /// HTTP requests made (Esplora sources report theirs), or JSON-RPC calls (electrum).
     public let requests: Int?
+    /// Electrum: the writes the pass waited an answer for.
+    public let roundTrips: Int?
 }
 
 /// One pass over the configured sources into the store (SPEC.md section 5).
@@ -83,6 +85,7 @@ public struct Ingestor: Sendable {
             let result = switch source.kind {
             case .barkd: try await ingestBarkd(source, full: full, startedAt: startedAt)
             case .esplora: try await ingestEsplora(source, full: full, startedAt: startedAt)
+            case .electrum: try await ingestElectrum(source, full: full, startedAt: startedAt)
             }
             let duration = ContinuousClock.now - started
             for warning in result.warnings { logger.warning("\(warning)") }
@@ -91,7 +94,7 @@ public struct Ingestor: Sendable {
                 "auto_allocated": "\(result.counts.autoAllocated)", "duration_ms": "\(duration.milliseconds)",
             ])
             return IngestReport(source: source.name, ok: true, counts: result.counts, error: nil, duration: duration,
-                                warnings: result.warnings, requests: result.requests)
+                                warnings: result.warnings, requests: result.requests, roundTrips: result.roundTrips)
         } catch {
             let reason = (error as? any Classified)?.description ?? String(describing: error)
             logger.error("ingest failed: \(reason)")
@@ -101,7 +104,7 @@ public struct Ingestor: Sendable {
                 logger.error("could not record the failed run: \(error)")
             }
             return IngestReport(source: source.name, ok: false, counts: IngestCounts(), error: reason,
-                                duration: ContinuousClock.now - started, warnings: [], requests: nil)
+                                duration: ContinuousClock.now - started, warnings: [], requests: nil, roundTrips: nil)
         }
     }
 
@@ -157,7 +160,7 @@ public struct Ingestor: Sendable {
                 try publication.save(digest, part: Self.historyPart, items: items)
             }
             let warnings = decoded.unknownSubsystems.sorted().map { "movement subsystem \(JSONReader.shown($0)) is unknown; stored as type ark" }
-            return PassResult(counts: counts, warnings: warnings, requests: nil)
+            return PassResult(counts: counts, warnings: warnings, requests: nil, roundTrips: nil)
         } catch {
             await giveUp(pass, source: source.name)
             throw error
@@ -206,17 +209,10 @@ public struct Ingestor: Sendable {
 
     private func ingestEsplora(_ source: SourceConfig, full: Bool, startedAt: Instant) async throws -> PassResult {
         let client = clients.esplora(source)
-        if let wallet = source.wallet {
-            let outcome = try await HDWalletIngest(database: database, clock: clock, client: client, concurrency: config.http.concurrency)
-                .sync(source, wallet: wallet, full: full)
-            let pass = try await claim(source.name, now: clock.now)
-            do {
-                let counts = try await HDWalletIngest.publish(outcome, of: source, in: pass, startedAt: startedAt)
-                return PassResult(counts: counts, warnings: HDWalletIngest.warnings(outcome), requests: outcome.requests)
-            } catch {
-                await giveUp(pass, source: source.name)
-                throw error
-            }
+        if source.wallet != nil {
+            let outcome = try await WalletIngest(database: database, clock: clock)
+                .sync(source, client: client, concurrency: config.http.concurrency, full: full)
+            return try await publish(outcome, of: source, startedAt: startedAt)
         }
         let known = try await database.confirmedTxids(source: source.name, kind: .addresses)
         let synced = try await database.syncedAddresses(source: source.name)
@@ -231,7 +227,32 @@ public struct Ingestor: Sendable {
                 try publication.markSynced(addresses: source.addresses)
                 if let tip = sync.tipHeight { try publication.saveTip(tip) }
             }
-            return PassResult(counts: counts, warnings: [], requests: sync.requests)
+            return PassResult(counts: counts, warnings: [], requests: sync.requests, roundTrips: nil)
+        } catch {
+            await giveUp(pass, source: source.name)
+            throw error
+        }
+    }
+
+    /// An electrum pass, on the daemon's live session when it has one (statuses it follows
+    /// cost nothing), else on a session of its own.
+    private func ingestElectrum(_ source: SourceConfig, full: Bool, startedAt: Instant) async throws -> PassResult {
+        let lease = try await clients.electrumSession(for: source)
+        defer { lease.release() }
+        var outcome = try await WalletIngest(database: database, clock: clock).sync(source, session: lease.session, full: full)
+        if lease.owned {
+            // A session of its own: opening it (server.version, the tip) is part of the pass's cost.
+            (outcome.requests, outcome.roundTrips) = lease.session.connection.counts
+        }
+        return try await publish(outcome, of: source, startedAt: startedAt)
+    }
+
+    /// Claims the source and publishes a wallet's pass.
+    private func publish(_ outcome: WalletSync.Outcome, of source: SourceConfig, startedAt: Instant) async throws -> PassResult {
+        let pass = try await claim(source.name, now: clock.now)
+        do {
+            let counts = try await WalletIngest.publish(outcome, of: source, in: pass, startedAt: startedAt)
+            return PassResult(counts: counts, warnings: WalletIngest.warnings(outcome), requests: outcome.requests, roundTrips: outcome.roundTrips)
         } catch {
             await giveUp(pass, source: source.name)
             throw error
@@ -282,6 +303,7 @@ struct PassResult: Sendable {
     let counts: IngestCounts
     let warnings: [String]
     let requests: Int?
+    let roundTrips: Int?
 }
 
 /// Everything a barkd daemon reports besides its history.

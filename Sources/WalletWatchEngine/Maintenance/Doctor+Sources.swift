@@ -1,3 +1,4 @@
+import Foundation
 import WalletWatchBitcoin
 import WalletWatchCore
 import WalletWatchNet
@@ -6,8 +7,34 @@ import WalletWatchSources
 extension Doctor {
     /// Asks a source what an ingest asks first, with the ingest's own client: barkd its balance,
     /// Ark server info and tip (and its on-chain balance when that asset is tracked); Esplora its
-    /// tip height, the first listed address's summary and an HD wallet's first receive address's. The history is left alone (it may be large).
+    /// tip height, the first listed address's summary and an HD wallet's first receive address's;
+    /// an Electrum server its software and protocol, its tip and the first address's history.
+    /// The history is left alone (it may be large). The detail ends with the source's route:
+    /// directly, or through which proxy (SPEC.md section 22).
     func check(_ source: SourceConfig) async -> DoctorCheck {
+        let check = await checkAPI(source)
+        let route = clients.route(source)
+        var note = "; route: \(route.summary(for: source.host))"
+        if let proxy = route.proxy(for: source.host) {
+            note += check.ok ? " (the proxy answers)" : (await Self.proxyAnswers(proxy) ? " (the proxy answers)" : " (the proxy does not answer: is Tor running?)")
+        }
+        if route.proxy(for: source.host)?.lowercased().hasPrefix("socks5://") == true {
+            note += "; socks5:// looks names up on this machine (your DNS sees them): use socks5h:// to let the proxy resolve them"
+        }
+        return DoctorCheck(name: check.name, ok: check.ok, detail: check.detail + note)
+    }
+
+    /// Whether something listens at the proxy's host and port.
+    static func proxyAnswers(_ proxy: String) async -> Bool {
+        guard let url = URL(string: proxy), let host = url.host, let port = url.port else { return false }
+        guard let stream = try? await CurlStream.connect(to: StreamEndpoint(host: host, port: port, security: .plain),
+                                                         configuration: StreamConfiguration(connectTimeout: .seconds(5), route: .direct))
+        else { return false }
+        stream.close()
+        return true
+    }
+
+    private func checkAPI(_ source: SourceConfig) async -> DoctorCheck {
         let name = "source \(source.name)"
         switch source.kind {
         case .barkd:
@@ -51,6 +78,48 @@ extension Doctor {
                 return DoctorCheck(name: name, ok: false, detail: Self.diagnose(error, api: "an Esplora API", hasToken: false,
                                                                                urlHint: "the part before /address/..., e.g. https://mempool.space/api"))
             }
+        case .electrum:
+            return await electrumCheck(source)
+        }
+    }
+
+    /// An Electrum server: reachable, its certificate accepted (pinned, or verified), the
+    /// protocol negotiated (the detail names the server's software and version), its tip, and
+    /// the history of the wallet's first address. An unverifiable certificate's SHA-256 is shown.
+    func electrumCheck(_ source: SourceConfig) async -> DoctorCheck {
+        let name = "source \(source.name)"
+        let connector = clients.electrum(source)
+        do {
+            let session = try await connector.open()
+            defer { session.connection.close() }
+            var detail = "\(connector.endpoint) answers as \(session.version.software), Electrum protocol \(session.version.protocolVersion): tip height \(session.tip.height)"
+            if case .tls(let pin) = connector.endpoint.security {
+                detail += pin != nil ? "; its certificate is the pinned one" : "; its certificate is trusted by this system"
+            }
+            let first = try source.wallet.map { wallet in
+                (try wallet.address(chain: .receive, index: 0), try wallet.scriptPubKey(chain: .receive, index: 0))
+            } ?? source.addresses.first.flatMap { text in (try? Address(text, network: source.network)).map { (text, $0.scriptPubKey) } }
+            if let (address, script) = first {
+                let history = try await session.client.histories([Script.electrumScripthash(script)])[0]
+                detail += "; \(address) has \(history.count) transaction(s)"
+            }
+            return DoctorCheck(name: name, ok: true, detail: detail)
+        } catch let error as SourceError {
+            let evidence = "\(error.request): \(error.problem)"
+            switch error.cause {
+            case .transport(.connectionFailed):
+                return DoctorCheck(name: name, ok: false, detail: "down or unreachable: \(evidence); is the node's Electrum server running, and is the url's host and port right (Umbrel and Start9: 50002 for ssl://, 50001 for tcp://)?")
+            case .transport(.tls), .transport(.certificateMismatch):
+                return DoctorCheck(name: name, ok: false, detail: "TLS failed: \(evidence)")
+            case .transport(.timedOut):
+                return DoctorCheck(name: name, ok: false, detail: "no answer in time: \(evidence); over Tor, a first connection can take a while: raise [http] timeout_seconds")
+            case .transport:
+                return DoctorCheck(name: name, ok: false, detail: "the connection failed: \(evidence)")
+            case .status, .answer:
+                return DoctorCheck(name: name, ok: false, detail: "answers, but not like an Electrum server walletwatch can use: \(evidence)")
+            }
+        } catch {
+            return DoctorCheck(name: name, ok: false, detail: (error as? any Classified)?.description ?? "\(error)")
         }
     }
 

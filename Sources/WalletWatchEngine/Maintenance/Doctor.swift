@@ -44,7 +44,7 @@ public struct Doctor: Sendable {
         self.http = http
         self.rates = rates
         self.backups = backups
-        clients = SourceClients(http: http, secretFiles: SecretFileWarnings { _ in })
+        clients = SourceClients(http: http, config: config.http, secretFiles: SecretFileWarnings { _ in })
     }
 
     /// Every check, in order: the config, the database, each source, the rate provider, the

@@ -62,16 +62,23 @@ public struct WalletAddresses: Sendable {
         let stored = try database.walletAddressListing(source: source.name)
         var rows = stored.map { Row(address: $0.address, reservedFor: $0.reservedFor, beyondGap: false) }
         guard deep > 0 else { return Listing(asset: asset, rows: rows, warnings: [], requests: 0) }
-        let sync = HDWalletIngest.sync(source, wallet: wallet, backend: EsploraBackend(
-            client: clients.esplora(source), knownConfirmed: [], concurrency: config.http.concurrency))
         var warnings: [String] = []
         var requests = 0
-        for chain in wallet.hasChangeChain ? [HDWallet.Chain.receive, .change] : [.receive] {
-            let walletChain: WalletChain = chain == .receive ? .receive : .change
-            let window = stored.map(\.address).filter { $0.chain == walletChain }
-            let end = (window.map(\.index).max() ?? -1) + 1
-            let (probed, cost) = try await sync.probe(chain: chain, indexes: UInt32(end)..<UInt32(end + deep))
-            requests += cost
+        let chains = wallet.hasChangeChain ? [HDWallet.Chain.receive, .change] : [.receive]
+        let probes = try await clients.withChainBackend(source) { backend in
+            let sync = WalletIngest.sync(source, backend: backend)
+            var probes: [(chain: HDWallet.Chain, window: [WalletAddress], probed: [WalletAddress])] = []
+            for chain in chains {
+                let walletChain: WalletChain = chain == .receive ? .receive : .change
+                let window = stored.map(\.address).filter { $0.chain == walletChain }
+                let end = (window.map(\.index).max() ?? -1) + 1
+                let (probed, cost) = try await sync.probe(chain: chain, indexes: UInt32(end)..<UInt32(end + deep))
+                requests += cost
+                probes.append((chain, window, probed))
+            }
+            return probes
+        }
+        for (chain, window, probed) in probes {
             let used = probed.filter(\.activity.isUsed)
             guard !used.isEmpty else { continue }
             rows += used.map { Row(address: $0, reservedFor: nil, beyondGap: true) }
@@ -125,7 +132,7 @@ public struct WalletAddresses: Sendable {
     func hdWallet(_ assetName: String) throws -> (Asset, SourceConfig, HDWallet) {
         let asset = try database.asset(named: assetName)
         guard asset.kind == .addresses, let name = asset.source else {
-            throw Refusal("asset '\(asset.name)' is not an HD wallet (it is a \(asset.kind.rawValue) asset); addresses are listed and reserved for esplora sources with `descriptors` or `xpub`")
+            throw Refusal("asset '\(asset.name)' is not an HD wallet (it is a \(asset.kind.rawValue) asset); addresses are listed and reserved for esplora and electrum sources with `descriptors` or `xpub`")
         }
         guard let source = config.source(named: name) else {
             throw Refusal("asset '\(asset.name)' comes from source '\(name)', which the config no longer has")

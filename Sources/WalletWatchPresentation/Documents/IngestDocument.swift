@@ -1,23 +1,26 @@
 import WalletWatchCore
 import WalletWatchEngine
 
-/// The JSON shape of `walletwatch ingest` (CLI.md).
+/// The JSON shape of `walletwatch ingest` (CLI.md): an electrum source's entry also has
+/// `round_trips`, the writes its pass waited an answer for.
 public enum IngestDocument {
     public static func json(_ reports: [IngestReport]) -> JSONValue {
         .object([
             "ok": .bool(reports.allSatisfy(\.ok)),
             "sources": .array(reports.map { report in
-                .object([
-                    "name": .string(report.source),
-                    "ok": .bool(report.ok),
-                    "new": .int(Int64(report.counts.new)),
-                    "updated": .int(Int64(report.counts.updated)),
-                    "dropped": .int(Int64(report.counts.dropped)),
-                    "auto_allocated": .int(Int64(report.counts.autoAllocated)),
-                    "error": .string(report.error),
-                    "duration_ms": .int(report.duration.milliseconds),
-                    "requests": .int(report.requests.map(Int64.init)),
-                ])
+                var members: [JSONValue.Member] = [
+                    .init("name", .string(report.source)),
+                    .init("ok", .bool(report.ok)),
+                    .init("new", .int(Int64(report.counts.new))),
+                    .init("updated", .int(Int64(report.counts.updated))),
+                    .init("dropped", .int(Int64(report.counts.dropped))),
+                    .init("auto_allocated", .int(Int64(report.counts.autoAllocated))),
+                    .init("error", .string(report.error)),
+                    .init("duration_ms", .int(report.duration.milliseconds)),
+                    .init("requests", .int(report.requests.map(Int64.init))),
+                ]
+                if let roundTrips = report.roundTrips { members.append(.init("round_trips", .int(Int64(roundTrips)))) }
+                return .object(members)
             }),
         ])
     }

@@ -91,7 +91,9 @@ public final class ElectrumConnection: Sendable {
             state.roundTrips += 1
         }
         let methods = Set(calls.map(\.method)).sorted().joined(separator: ", ")
-        let timer = Task { [weak self, timeout = limits.timeout] in
+        // A big batch takes the server longer (ElectrumX slows a busy session down on purpose).
+        let timeout = limits.timeout + .milliseconds(50 * calls.count)
+        let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
             guard !Task.isCancelled, let self else { return }
             self.fail(self.problem("no answer to \(methods) within \(timeout.shortText)", cause: .transport(.timedOut)))
