@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import TestSupport
 import WalletWatchBitcoin
@@ -102,5 +103,111 @@ struct ElectrumIngestTests {
         #expect(methods == ["server.version", "blockchain.headers.subscribe", "blockchain.scripthash.subscribe"], "\(methods)")
         #expect(again.roundTrips == 2, "the handshake, then every subscription in one write")
         #expect(try Self.ledger(world.database, asset: "node", updated: true) == before, "no row written")
+    }
+}
+
+/// A payment's life through Electrum, beside Esplora's view of the same chain: in the mempool,
+/// mined (dated by its block), reorganised out and mined again, replaced.
+@Suite("Electrum: a payment's life, reorgs and replacements", .serialized)
+struct ElectrumPaymentLifeTests {
+    @Test("mempool, mined, reorganised back to pending, mined again; a replaced payment fails; the same as Esplora at every step")
+    func life() async throws {
+        let world = try await SimulatedWorld(scenario: ElectrumIngestTests.scenario())
+        let sources = [try ElectrumIngestTests.wallet(world, kind: .electrum, name: "node", url: world.simulator.electrumTCPURL),
+                       try ElectrumIngestTests.wallet(world, kind: .esplora, name: "explorer", url: world.simulator.esploraURL)]
+        var minute = 0
+        func ingest() async throws -> [String] {
+            minute += 1
+            let reports = try await world.engine(now: "2026-11-21T12:\(String(format: "%02d", minute)):00Z", sources: sources).ingestor.ingest()
+            let failures = reports.compactMap(\.error)
+            #expect(failures.isEmpty, "\(failures)")
+            let node = try ElectrumIngestTests.ledger(world.database, asset: "node")
+            #expect(node == (try ElectrumIngestTests.ledger(world.database, asset: "explorer")))
+            return node
+        }
+        func row(_ txid: String, _ rows: [String]) -> String? { rows.first { $0.hasPrefix(txid + " ") } }
+        _ = try await ingest()
+
+        let deposit = try await world.simulator.hdDeposit(wallet: "w", index: 4, value: 40_000)
+        #expect(row(deposit.txid, try await ingest())?.contains(" 40000 pending ") == true)
+
+        _ = try await world.simulator.mine()
+        let mined = try #require(row(deposit.txid, try await ingest()))
+        #expect(mined.contains(" 40000 confirmed "), "\(mined)")
+
+        // The block that held it is replaced by two others that do not: back to pending.
+        _ = try await world.simulator.reorg(depth: 1, transactions: .mempool)
+        #expect(row(deposit.txid, try await ingest())?.contains(" 40000 pending ") == true)
+        _ = try await world.simulator.mine()
+        let again = try #require(row(deposit.txid, try await ingest()))
+        #expect(again.contains(" 40000 confirmed ") && again != mined, "mined again, in another block: \(again)")
+
+        // A payment replaced by one with a higher fee (RBF): the original fails, the new one is pending.
+        let first = try await world.simulator.hdDeposit(wallet: "w", index: 6, value: 55_000)
+        _ = try await ingest()
+        let (replacement, evicted) = try await world.simulator.replace(first.txid)
+        #expect(evicted.contains(first.txid))
+        let rows = try await ingest()
+        #expect(row(first.txid, rows)?.contains(" failed ") == true, "\(rows)")
+        #expect(row(replacement.txid, rows)?.contains(" pending ") == true)
+        #expect(try world.database.transactions().filter { $0.assetName == "node" }.count == rows.count, "nothing deleted")
+    }
+}
+
+/// SPEC.md section 21's refused answers, each served by the simulator's Electrum face: the pass
+/// fails with one line naming what was wrong, nothing stored changes, and the other source is
+/// still ingested.
+@Suite("Electrum: a broken or hostile server changes nothing stored", .serialized)
+struct ElectrumRefusalTests {
+    static let cases: [(ElectrumFaultKind, String, String)] = [
+        (.wrongTransaction, "blockchain.transaction.get", "not the transaction asked for"),
+        (.shortHeader(bytes: 79), "blockchain.block.header", "a block header is 80 bytes, not 79"),
+        (.wrongStatus, "blockchain.scripthash.subscribe", "does not match the history the server sent for it"),
+        (.notJSONRPC, "blockchain.scripthash.get_history", "is not JSON-RPC"),
+        (.garbage, "blockchain.scripthash.get_history", "is not JSON-RPC"),
+        (.error(code: 2, message: "daemon error: disk full"), "blockchain.scripthash.get_history",
+         "blockchain.scripthash.get_history: the server answered with an error: daemon error: disk full (code 2)"),
+        (.longLine(bytes: 2_000_000), "blockchain.scripthash.get_history", "a line longer than 1048576 bytes"),
+        (.historyTooLarge, "blockchain.scripthash.get_history", "raise its limit (ElectrumX: MAX_SEND; Fulcrum: max_history)"),
+        (.version("1.7"), "server.version", "speaks protocol version 1.7; walletwatch speaks 1.4 to 1.6"),
+        (.drop(after: 0), "blockchain.transaction.get", "the server closed the connection"),
+        (.stall(seconds: 30), "blockchain.scripthash.get_history", "within"),
+    ]
+
+    @Test("a refused answer fails only that source's pass, in one line, with nothing stored", arguments: 0..<cases.count)
+    func refused(_ index: Int) async throws {
+        let (fault, method, message) = Self.cases[index]
+        let world = try await SimulatedWorld(scenario: ElectrumIngestTests.scenario())
+        let sources = [try ElectrumIngestTests.wallet(world, kind: .electrum, name: "node", url: world.simulator.electrumTCPURL),
+                       try ElectrumIngestTests.wallet(world, kind: .esplora, name: "explorer", url: world.simulator.esploraURL)]
+        let first = try await world.engine(sources: sources).ingestor.ingest().compactMap(\.error)
+        #expect(first.isEmpty, "\(first)")
+        // Something new for every kind of call to be needed: a deposit, mined in a new block.
+        _ = try await world.simulator.hdDeposit(wallet: "w", index: 7, value: 33_000)
+        _ = try await world.simulator.mine()
+        let before = try Self.stored(world)
+        try await world.simulator.addElectrumFault(fault, on: method)
+        let reports = try await world.engine(now: "2026-11-21T12:10:00Z", timeoutSeconds: 2, sources: sources, maxResponseBytes: 1 << 20)
+            .ingestor.ingest()
+        let node = try #require(reports.first { $0.source == "node" })
+        #expect(!node.ok)
+        let error = node.error ?? ""
+        #expect(error.hasPrefix("source 'node': \(world.simulator.electrumTCPURL)"), "\(error)")
+        #expect(error.contains(message), "\(error)")
+        #expect(!error.contains("\n"))
+        #expect(try Self.stored(world) == before, "nothing stored changed")
+        #expect(reports.first { $0.source == "explorer" }?.ok == true, "the other source is still ingested")
+    }
+
+    /// Everything an electrum pass writes: its ledger rows, addresses with statuses, balance and records.
+    static func stored(_ world: SimulatedWorld) throws -> String {
+        let ledger = try ElectrumIngestTests.ledger(world.database, asset: "node", updated: true)
+        let tables = try DatabaseQueue(path: world.databasePath).read { db in
+            try ["script_histories", "block_headers", "chain_transactions"].map { table in
+                "\(table) \(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? -1)"
+            } + [try String.fetchAll(db, sql: "SELECT address || ' ' || IFNULL(script_status, '-') FROM derived_addresses WHERE source = 'node' ORDER BY 1")
+                .joined(separator: ",")]
+        }
+        return (ledger + tables + ["\(try world.database.onchainBalances()["node"].map { "\($0.balance)|\($0.lastUpdated)" } ?? "-")"]).joined(separator: "\n")
     }
 }

@@ -45,6 +45,8 @@ final class SimulatedWorld: @unchecked Sendable {
                 balanceCacheSeconds: Int = 300, maxResponseBytes: Int = 8 << 20) -> Engine {
         var config = AppConfig(file: nil, database: databasePath, balanceCacheSeconds: balanceCacheSeconds, sources: sources ?? self.sources())
         config.rates = RatesConfig(provider: .coingecko, url: simulator.coingeckoURL)
+        // The same limits for the connections the engine makes itself (an Electrum session).
+        config.http = HTTPConfig(timeoutSeconds: timeoutSeconds, maxResponseBytes: maxResponseBytes, retries: retries)
         let logger = logs.logger(label: "test")
         let http = CurlHTTPClient(
             configuration: HTTPClientConfiguration(connectTimeout: .seconds(10), timeout: .seconds(timeoutSeconds), maxResponseBytes: maxResponseBytes,
