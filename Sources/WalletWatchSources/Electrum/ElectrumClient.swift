@@ -8,8 +8,8 @@ import WalletWatchCore
 /// Every answer is checked: a raw transaction must hash to the txid asked for, a header must be
 /// 80 bytes, a history's entries must be txids and heights, a status must be one.
 public struct ElectrumClient: Sendable {
-    /// Calls in one write at most.
-    public static let batchSize = 500
+    /// Calls in one write at most (Fulcrum answers batches of up to 345 by default).
+    public static let batchSize = 300
     /// Writes waiting for their answers at once, at most.
     public static let maxBatchesInFlight = 2
     /// The protocol versions walletwatch speaks: 1.7 removes the scripthash methods.

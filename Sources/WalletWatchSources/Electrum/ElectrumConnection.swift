@@ -9,7 +9,13 @@ import WalletWatchNet
 /// Invariants:
 /// - Every call of a batch is registered before its bytes are written, so no answer can arrive
 ///   for an id nobody waits for; an answer to an id that was never asked is a broken server.
-/// - A batch is one write; each `call` waited on counts one round trip, each call one request.
+/// - A batch is one write of one line (a JSON-RPC array, or a lone call); each `call` waited on
+///   counts one round trip, each call one request.
+/// - ElectrumX holds a small reply back for up to a second once a session has received 1 KiB
+///   (privacy padding: `PaddedRSTransport`, which sends at once only what reaches 1 KiB): a
+///   pass that waits on three small replies would take three seconds. With a ``padding`` call
+///   set, a small batch on such a connection also carries it (the last headers, 1,120 bytes, of
+///   use to the caller), so that its answer is sent at once.
 /// - The first failure of the connection (the server closed it, sent a line longer than
 ///   `maxLineBytes`, sent something that is not JSON-RPC, or let a batch wait past `timeout`)
 ///   fails every waiting batch and every later call with that one-line reason, and closes the
@@ -47,8 +53,15 @@ public final class ElectrumConnection: Sendable {
         var failure: SourceError?
         var requests = 0
         var roundTrips = 0
+        var received = 0
+        var padding: ElectrumCall?
         var reader: Task<Void, Never>?
     }
+
+    /// A batch with fewer calls than this expects a small answer.
+    static let smallBatch = 8
+    /// What a server sends at once before it holds small replies back (ElectrumX's warm-up budget).
+    static let heldAfterBytes = 1024
 
     /// A connection over `transport`, reading from it until it fails or is closed. Close it
     /// when done: its reader keeps it (and the transport) alive until then.
@@ -73,26 +86,36 @@ public final class ElectrumConnection: Sendable {
     /// Why the connection no longer works, once it does not.
     public var failure: SourceError? { state.withLock { $0.failure } }
 
+    /// The call that small batches carry on a server that holds small replies back (nil: none).
+    public var padding: ElectrumCall? {
+        get { state.withLock { $0.padding } }
+        set { state.withLock { $0.padding = newValue } }
+    }
+
     /// Sends `calls` in one write and returns their answers in the same order.
     public func call(_ calls: [ElectrumCall]) async throws -> [ElectrumReply] {
         guard !calls.isEmpty else { return [] }
-        let batch = Batch(count: calls.count)
-        var bytes: [UInt8] = []
-        try state.withLock { state in
+        let (batch, bytes, sent) = try state.withLock { state -> (Batch, [UInt8], [ElectrumCall]) in
             if let failure = state.failure { throw failure }
-            for (index, call) in calls.enumerated() {
-                let id = state.nextID
-                state.nextID += 1
-                state.pending[id] = (batch, index)
-                bytes += call.line(id: id)
-                bytes.append(0x0A)
+            var sent = calls
+            if let padding = state.padding, calls.count < Self.smallBatch, state.received >= Self.heldAfterBytes {
+                sent.append(padding)
             }
-            state.requests += calls.count
+            let batch = Batch(count: sent.count)
+            var lines: [[UInt8]] = []
+            for (index, call) in sent.enumerated() {
+                state.pending[state.nextID] = (batch, index)
+                lines.append(call.line(id: state.nextID))
+                state.nextID += 1
+            }
+            state.requests += sent.count
             state.roundTrips += 1
+            let line = sent.count == 1 ? lines[0] : Array("[".utf8) + Array(lines.joined(separator: Array(",".utf8))) + Array("]".utf8)
+            return (batch, line + [0x0A], sent)
         }
-        let methods = Set(calls.map(\.method)).sorted().joined(separator: ", ")
+        let methods = Set(sent.map(\.method)).sorted().joined(separator: ", ")
         // A big batch takes the server longer (ElectrumX slows a busy session down on purpose).
-        let timeout = limits.timeout + .milliseconds(50 * calls.count)
+        let timeout = limits.timeout + .milliseconds(50 * sent.count)
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
             guard !Task.isCancelled, let self else { return }
@@ -105,7 +128,7 @@ public final class ElectrumConnection: Sendable {
             } catch {
                 fail(problem(Self.reason(error), cause: .transport((error as? NetError)?.kind ?? .transport)))
             }
-            return try await batch.wait()
+            return Array(try await batch.wait().prefix(calls.count))
         } onCancel: {
             batch.fail(problem("cancelled", cause: .transport(.cancelled)))
         }
@@ -151,6 +174,7 @@ public final class ElectrumConnection: Sendable {
             guard !chunk.isEmpty else {
                 return fail(problem("the server closed the connection", cause: .transport(.connectionFailed)))
             }
+            state.withLock { $0.received += chunk.count }
             var start = buffer.count
             buffer += chunk
             var lineStart = 0

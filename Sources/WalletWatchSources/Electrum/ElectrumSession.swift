@@ -32,6 +32,14 @@ public final class ElectrumSession: Sendable {
         self.client = client
         self.version = version
         state = Mutex(State(tip: tip))
+        updatePadding(tip: tip.height)
+    }
+
+    /// ElectrumX holds small replies back (``ElectrumConnection``): small batches carry a request
+    /// for the last seven headers below the tip, whose 1,120 bytes it sends at once.
+    private func updatePadding(tip: Int64) {
+        guard version.software.lowercased().hasPrefix("electrumx") else { return }
+        client.connection.padding = ElectrumCall("blockchain.block.headers", [.integer(max(0, tip - 6)), .integer(7)])
     }
 
     /// Negotiates the protocol on `connection` (`server.version` first, as servers require)
@@ -85,6 +93,7 @@ public final class ElectrumSession: Sendable {
                 return tip
             }) else { return nil }
             state.withLock { $0.tip = tip }
+            updatePadding(tip: tip.height)
             return .tip(height: tip.height)
         default:
             return nil
