@@ -211,3 +211,45 @@ struct ElectrumRefusalTests {
         return (ledger + tables + ["\(try world.database.onchainBalances()["node"].map { "\($0.balance)|\($0.lastUpdated)" } ?? "-")"]).joined(separator: "\n")
     }
 }
+
+/// What an HD wallet offers besides its ledger, through Electrum exactly as through Esplora:
+/// the addresses past the gap (`asset addresses --deep`), a goal's deposit address and Rule 1b,
+/// and the balance cache's refresh.
+@Suite("Electrum: addresses past the gap, a goal's deposit address, the balance refresh", .serialized)
+struct ElectrumWalletFeatureTests {
+    @Test("--deep finds used addresses past the gap; a goal's reserved address paid goes to the goal (Rule 1b); balance --refresh asks the server")
+    func features() async throws {
+        var scenario = ElectrumIngestTests.scenario()
+        // Index 60 is 34 past the last address the window reaches (26): only --deep finds it.
+        scenario.esplora.hdWallets[0].receive.append(60)
+        let world = try await SimulatedWorld(scenario: scenario)
+        let electrum = try ElectrumIngestTests.wallet(world, kind: .electrum, name: "node", url: world.simulator.electrumTCPURL)
+        let engine = world.engine(sources: [electrum])
+        #expect(try await engine.ingestor.ingest()[0].ok)
+
+        let listing = try await engine.walletAddresses.list(asset: "node", deep: 40)
+        let beyond = listing.rows.filter(\.beyondGap)
+        #expect(beyond.map(\.address.index) == [60] && beyond.first?.address.chain == .receive, "\(beyond)")
+        #expect(beyond.first?.address.activity.balance ?? 0 > 0)
+        #expect(listing.warnings.first?.contains("gap_limit = 34 would include it") == true, "\(listing.warnings)")
+        let asked: Int = 2 * 2 * 40
+        #expect(listing.requests == asked, "a balance and a history an address, 40 a chain")
+
+        _ = try engine.goals.add(name: "Trip", currency: .btc, target: Money(minorUnits: 1_000_000, currency: .btc), deadline: nil)
+        let reserved = try await engine.walletAddresses.reserve(goal: "Trip", asset: "node")
+        let deposit = try await world.simulator.pay(reserved.address, value: 80_000, height: nil)
+        _ = try await world.simulator.mine()
+        let report = try await world.engine(now: "2026-11-21T12:10:00Z", sources: [electrum]).ingestor.ingest()[0]
+        #expect(report.ok && report.counts.autoAllocated == 1, "\(report)")
+        let history = try engine.allocations.history(asset: "node").entries
+        #expect(history.last.map { "\($0.goal) \($0.amount) \($0.reason.rawValue)" } == "Trip 80000 rule1b", "\(history)")
+        #expect(try world.database.transactions().contains { $0.transaction.txid == deposit.txid && $0.transaction.status == .confirmed })
+
+        // The balance cache's refresh asks the server for the stored addresses' balances.
+        let stored = try world.database.onchainBalances()["node"]?.balance
+        await world.simulator.resetElectrumRequests()
+        let refreshed = try await world.engine(now: "2026-11-21T12:30:00Z", sources: [electrum]).balances.current(refresh: true)
+        #expect(refreshed.sources.first?.onchain?.balance == stored)
+        #expect(Set(await world.simulator.electrumRequests().map(\.method)).contains("blockchain.scripthash.get_balance"))
+    }
+}
