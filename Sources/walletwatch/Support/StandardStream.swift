@@ -66,28 +66,13 @@ final class StandardStream: Sendable {
         }
     }
 
-    /// Writes every pending byte, retrying short writes and interruptions; the first error is
-    /// kept and what could not be written is dropped.
+    /// Writes every pending byte; the first error is kept and what could not be written is dropped.
     private func drain(_ state: inout State) {
         guard state.failure == nil else {
             state.pending.removeAll()
             return
         }
-        var written = 0
-        let failure: Int32? = state.pending.withUnsafeBytes { bytes in
-            while written < bytes.count {
-                let count = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-                if count > 0 {
-                    written += count
-                } else if count < 0, errno == EINTR {
-                    continue
-                } else {
-                    // write(2) returning 0 for a non-empty buffer makes no progress: report it as I/O.
-                    return count < 0 ? errno : EIO
-                }
-            }
-            return nil
-        }
+        let failure = state.pending.withUnsafeBytes { DescriptorWrite.all($0, to: descriptor) }
         state.pending.removeAll(keepingCapacity: state.pending.count <= Self.blockSize)
         state.failure = failure
     }

@@ -28,21 +28,7 @@ enum PrivateFile {
     /// Writes all of `text` to `descriptor` and closes it. On a regular file the data are also
     /// synced: a file system that allocates late (ext4, XFS) reports a full disk only then.
     static func fill(_ descriptor: Int32, with text: String, path: String) throws {
-        var failure: Int32?
-        Array(text.utf8).withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let count = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if count > 0 {
-                    written += count
-                } else if count < 0, errno == EINTR {
-                    continue
-                } else {
-                    failure = count < 0 ? errno : EIO
-                    return
-                }
-            }
-        }
+        var failure = Array(text.utf8).withUnsafeBytes { DescriptorWrite.all($0, to: descriptor) }
         var status = stat()
         if failure == nil, fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, fsync(descriptor) != 0 {
             failure = errno
