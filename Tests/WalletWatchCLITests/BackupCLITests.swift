@@ -79,26 +79,19 @@ struct BackupCLITests {
         let killedAt = "2026-12-02T10:00:00Z"
         let partial = ledger.folder.file("backups/walletwatch-20261202T100000.000Z.sqlite.partial")
         let cli = ledger.cli(killedAt)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: cli.binary)
-        process.arguments = ["backup"]
-        process.environment = cli.environment
-        process.currentDirectoryURL = URL(fileURLWithPath: cli.folder)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try BackgroundProcess(cli.binary, ["backup"], environment: cli.environment, currentDirectory: cli.folder)
         var killed = false
         let deadline = ContinuousClock.now + .seconds(120)
         while process.isRunning && ContinuousClock.now < deadline {
             if ((try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0) > 4 << 20 {
-                kill(process.processIdentifier, SIGKILL)
+                process.send(SIGKILL)
                 killed = true
                 break
             }
             try await Task.sleep(for: .milliseconds(2))
         }
-        process.waitUntilExit()
-        try #require(killed && process.terminationReason == .uncaughtSignal, "the backup finished before it could be killed midway")
+        let status = await process.exitStatus(within: .seconds(30))
+        try #require(killed && status == SIGKILL, "the backup finished before it could be killed midway (\(String(describing: status)))")
         let left = try FileManager.default.contentsOfDirectory(atPath: backups).sorted()
         #expect(left.contains("walletwatch-20261202T100000.000Z.sqlite.partial"), "\(left)")
         #expect(!left.contains("walletwatch-20261202T100000.000Z.sqlite"))

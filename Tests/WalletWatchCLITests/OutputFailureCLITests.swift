@@ -68,15 +68,7 @@ struct OutputFailureCLITests {
             simulator = try await Simulator.start(scenario: Scenario(wallets: [
                 WalletScenario(name: "ark", token: "t", generatedMovements: GeneratedMovements(count: 3_000, seed: 5)),
             ]))
-            folder.write("token", "t")
-            folder.write("walletwatch.toml", """
-                [[sources]]
-                name = "ark"
-                kind = "barkd"
-                url = "\(simulator.barkdURL("ark"))"
-                token_file = "token"
-                ark_asset = "Ark wallet"
-                """)
+            folder.writeBarkdConfig(simulator)
             let ingest = try await cli.run("ingest")
             #expect(ingest.status == 0, "\(ingest.stderr)")
         }

@@ -156,16 +156,7 @@ struct WriteRefusalCLITests {
             WalletScenario(name: "ark", token: "t", generatedMovements: GeneratedMovements(count: 20_000, seed: 3)),
         ]))
         let work = TemporaryDirectory("walletwatch-full-ingest")
-        work.write("token", "t")
-        work.write("walletwatch.toml", """
-            database = "walletwatch.sqlite"
-            [[sources]]
-            name = "ark"
-            kind = "barkd"
-            url = "\(simulator.barkdURL("ark"))"
-            token_file = "\(work.file("token"))"
-            ark_asset = "Ark wallet"
-            """)
+        work.writeBarkdConfig(simulator, top: "database = \"walletwatch.sqlite\"", tokenFile: work.file("token"))
         let measure = CLIRunner(folder: work, now: "2026-12-01T10:00:00Z")
         #expect(try await measure.run("asset", "list").status == 0)
         let history = try await ProcessRunner.run("/usr/bin/curl", ["-sS", "-H", "Authorization: Bearer t", simulator.barkdURL("ark") + "/api/v1/history"],
