@@ -37,6 +37,9 @@ extension AppDatabase {
             abandonedPasses.remove(id)
             return .claimed(LedgerPass(database: self, id: id, source: source, owner: owner, now: now))
         case .new(let id):
+            // SQLite may give a new row the id of a removed one: a pass of this process's that
+            // another process took over, whose id must not make this new pass look given up.
+            abandonedPasses.remove(id)
             return .claimed(LedgerPass(database: self, id: id, source: source, owner: owner, now: now))
         }
     }
