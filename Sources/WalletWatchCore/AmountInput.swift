@@ -159,6 +159,9 @@ struct ParsedDecimal {
 extension String {
     /// The string without leading and trailing spaces, tabs and newlines.
     public var trimmingSpaces: String {
-        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        // Indices, not a reversed copy: names are trimmed several times per line of an import
+        // of millions of labels, and nearly always have nothing to trim.
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return first == startIndex && index(after: last) == endIndex ? self : String(self[first...last])
     }
 }

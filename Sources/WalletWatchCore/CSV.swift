@@ -1,6 +1,7 @@
 /// Comma-separated values as RFC 4180 writes them: fields separated by commas, records ended
 /// by CRLF, a field quoted when it holds a comma, a double quote, CR or LF, and a double quote
-/// inside a quoted field written twice.
+/// inside a quoted field written twice. What is written is also safe to open in a spreadsheet:
+/// see ``neutralized(_:)``.
 public enum CSV {
     /// One record of a parsed file, with the line it starts on (1-based).
     public struct Record: Hashable, Sendable {
@@ -14,10 +15,33 @@ public enum CSV {
         public let reason: String
     }
 
-    /// A field, quoted only when it has to be.
+    /// A field, neutralized for spreadsheets and quoted only when it has to be.
     public static func field(_ text: String) -> String {
+        let text = neutralized(text)
         guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }) else { return text }
         return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
+    }
+
+    /// `text` with a leading `'` when a spreadsheet would run it as a formula: it starts with
+    /// `=`, `+`, `-`, `@`, a tab or a carriage return (OWASP's advice against CSV injection). A
+    /// note, a label or a name from a source such as `=cmd|' /C calc'!A0` or `@SUM(A1)` then
+    /// opens as the text it is. Plain numbers (`-0.015`, `-1500`, `+2`) are left as they are, so
+    /// that amounts stay numbers.
+    public static func neutralized(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first), !isPlainNumber(text) else {
+            return text
+        }
+        return "'" + text
+    }
+
+    /// An optional sign, digits, and optionally a point and more digits: nothing a spreadsheet
+    /// could run.
+    static func isPlainNumber(_ text: String) -> Bool {
+        var scalars = Substring(text).unicodeScalars
+        if let sign = scalars.first, sign == "-" || sign == "+" { scalars.removeFirst() }
+        let parts = scalars.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let isDigits = { (part: Substring.UnicodeScalarView.SubSequence) in !part.isEmpty && part.allSatisfy { $0.value >= 0x30 && $0.value <= 0x39 } }
+        return (1...2).contains(parts.count) && parts.allSatisfy(isDigits)
     }
 
     /// One record, CRLF-terminated.

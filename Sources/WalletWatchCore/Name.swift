@@ -10,7 +10,9 @@ public enum Name {
         guard name.count <= maximumLength else {
             throw UsageError("\(what) name '\(name.prefix(20))…' is \(name.count) characters; at most \(maximumLength) are accepted")
         }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        // The control characters (Unicode's Cc) are exactly U+0000-001F and U+007F-009F: a range
+        // check, not a property lookup per character (an import checks millions of names).
+        guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
             throw UsageError("\(what) name contains a control character; use printable characters only")
         }
         return name

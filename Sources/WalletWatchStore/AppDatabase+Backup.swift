@@ -20,7 +20,9 @@ extension AppDatabase {
     /// 0600), turned into a single file (rollback journal instead of WAL), checked with
     /// `PRAGMA integrity_check`, and only then renamed to `destination`. What an ingest pass
     /// had staged but not published is left out of the copy. So a failure (disk
-    /// full, a damaged copy) leaves no file at `destination` and nothing else changed.
+    /// full, a damaged copy) leaves no file at `destination` and nothing else changed; a backup
+    /// killed midway leaves its unfinished copy, which the next backup into that folder removes
+    /// (``BackupFolderLock``).
     /// - parameter replace: an existing file at `destination` is replaced; otherwise it is refused.
     public func backup(to destination: String, replace: Bool) async throws -> BackupCopy {
         guard let source = path else { throw Refusal("an in-memory database has no file to back up") }
@@ -28,11 +30,15 @@ extension AppDatabase {
         if !replace, FileManager.default.fileExists(atPath: destination) {
             throw Refusal("\(destination) already exists; name another file, or pass --replace to overwrite it")
         }
+        // Held until the copy has its name: while it is, no other backup takes this one's files
+        // for a killed backup's leftovers.
+        let folderLock = BackupFolderLock.acquire(folder: (destination as NSString).deletingLastPathComponent, destination: destination)
+        defer { folderLock?.release() }
         let partial = destination + ".partial"
-        unlink(partial)
         let descriptor = Foundation.open(partial, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw StoreError.backupFailed(path: destination, reason: "cannot create \(partial): \(String(cString: strerror(errno)))")
+            let reason = errno == EEXIST ? "\(partial) exists: another backup to it is still running" : String(cString: strerror(errno))
+            throw StoreError.backupFailed(path: destination, reason: "cannot create \(partial): \(reason)")
         }
         close(descriptor)
         do {
@@ -60,8 +66,7 @@ extension AppDatabase {
             let size = ((try? FileManager.default.attributesOfItem(atPath: destination))?[.size] as? NSNumber)?.int64Value ?? 0
             return BackupCopy(path: destination, bytes: size, integrity: integrity)
         } catch {
-            unlink(partial)
-            unlink(partial + "-journal")
+            BackupFolderLock.removeUnfinished(of: destination)
             if let error = error as? DatabaseError {
                 throw StoreError.backupFailed(path: destination, reason: Self.cause(error) ?? Self.describe(error))
             }

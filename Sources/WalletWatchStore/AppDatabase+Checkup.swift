@@ -203,9 +203,11 @@ extension AppDatabase {
     }
 
     /// Ingest passes whose process is no longer running (killed, or the machine lost power in
-    /// the middle of a pass): what they staged stays invisible, so nothing is wrong in what
-    /// readers see, but the rows take room until the next pass of that source removes them.
-    /// A pass of a running process (a daemon writing while a copy was taken) is no finding.
+    /// the middle of a pass), or that their process gave up and could not clean up (a full
+    /// disk): what they staged stays invisible, so nothing is wrong in what readers see, but
+    /// the rows take room until the next pass of that source removes them, and the finding says
+    /// which command runs that pass. A pass of a running process (a daemon writing while a copy
+    /// was taken) is no finding.
     static func abandonedPassFindings(_ db: Database) throws -> [CheckFinding] {
         try Row.fetchAll(db, sql: """
             SELECT p.id, p.source, p.owner_pid, p.owner_started, p.started_at,
@@ -218,9 +220,10 @@ extension AppDatabase {
             let source: String = row["source"]
             let startedAt: String = row["started_at"]
             let staged: Int64 = row["staged"]
+            let by = owner == .nobody ? "was given up and" : "by \(owner), which is no longer running,"
             return CheckFinding(check: "ingest_passes", detail: """
-                the ingest pass of source '\(source)' started at \(startedAt) by \(owner), which is no longer running, \
-                left \(staged) staged row(s) that no reader sees; the next ingest of '\(source)' removes them
+                the ingest pass of source '\(source)' started at \(startedAt) \(by) left \(staged) staged row(s) that no reader sees; \
+                the next ingest of that source removes them: run `walletwatch ingest --source \(ShellWord.quoted(source))`
                 """)
         }
     }

@@ -19,7 +19,8 @@ extension AppDatabase {
             if let row = try Row.fetchOne(db, sql: "SELECT id, owner_pid, owner_started, started_at FROM ingest_passes WHERE source = ?",
                                           arguments: [source]) {
                 let holder = PassOwner(pid: row["owner_pid"], started: row["owner_started"])
-                if holder.isAlive { return .busy(holder, try row.decode(forColumn: "started_at")) }
+                let givenUp = holder == owner && abandonedPasses.contains(row["id"])
+                if holder.isAlive && !givenUp { return .busy(holder, try row.decode(forColumn: "started_at")) }
                 try db.execute(sql: "UPDATE ingest_passes SET owner_pid = ?, owner_started = ?, started_at = ? WHERE id = ?",
                                arguments: [owner.pid, owner.started, now, row["id"]])
                 return .adopted(row["id"])
@@ -33,8 +34,12 @@ extension AppDatabase {
             return .busy(owner: holder, since: since)
         case .adopted(let id):
             try await removeStaged(pass: id)
+            abandonedPasses.remove(id)
             return .claimed(LedgerPass(database: self, id: id, source: source, owner: owner, now: now))
         case .new(let id):
+            // SQLite may give a new row the id of a removed one: a pass of this process's that
+            // another process took over, whose id must not make this new pass look given up.
+            abandonedPasses.remove(id)
             return .claimed(LedgerPass(database: self, id: id, source: source, owner: owner, now: now))
         }
     }
@@ -50,10 +55,17 @@ extension AppDatabase {
 
     /// Gives a pass up: first marks it ownerless (so that whatever happens next, its staged
     /// rows stay invisible and the next pass of its source takes it over), then removes what it
-    /// staged and its claim.
+    /// staged and its claim. When even the first write fails (a full disk), the pass is noted in
+    /// ``abandonedPasses``, so that the next pass of its source in this process takes it over
+    /// too instead of waiting for it.
     func abandon(pass: Int64) async throws {
-        try await write { db in
-            try db.execute(sql: "UPDATE ingest_passes SET owner_pid = 0, owner_started = 0 WHERE id = ?", arguments: [pass])
+        do {
+            try await write { db in
+                try db.execute(sql: "UPDATE ingest_passes SET owner_pid = 0, owner_started = 0 WHERE id = ?", arguments: [pass])
+            }
+        } catch {
+            abandonedPasses.insert(pass)
+            throw error
         }
         try await removeStaged(pass: pass)
         try await write { db in try db.execute(sql: "DELETE FROM ingest_passes WHERE id = ?", arguments: [pass]) }

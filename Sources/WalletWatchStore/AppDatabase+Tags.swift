@@ -118,26 +118,31 @@ extension AppDatabase {
         }
     }
 
-    /// Imports labels (txid -> tag names) in one transaction: missing tags are created, labels
-    /// for txids not ingested yet are kept and apply when those arrive, labels naming a
-    /// deactivated tag are skipped and counted.
-    public func importLabels(_ labels: [(txid: String, tags: [String])], now: Instant) throws -> LabelImportResult {
-        try write { db in
-            var result = LabelImportResult()
-            let known = try String.fetchSet(db, sql: "SELECT DISTINCT txid FROM transactions")
-            for (txid, names) in labels {
-                for name in names {
-                    let tag = try Self.tag(db, named: name, creatingAt: now, created: &result.createdTags)
-                    guard tag.isActive else { result.inactiveSkipped += 1; continue }
-                    if try Self.assign(db, tag: tag, txid: txid, now: now) {
-                        result.assigned += 1
-                        if !known.contains(txid) { result.waiting += 1 }
-                    }
-                }
+    /// Imports labels in one transaction, as `feed` reads them and hands them to the importer
+    /// (``LabelImporter/add(txid:tags:)``): missing tags are created, labels for txids not
+    /// ingested yet are kept and apply when those arrive, labels naming a deactivated tag are
+    /// skipped and counted. Memory does not grow with the number of labels. When `feed` throws
+    /// (a refused file), nothing of it is written.
+    public func importLabels<T>(now: Instant, _ feed: (inout LabelImporter) throws -> T) throws -> (value: T, result: LabelImportResult) {
+        do {
+            return try writer.write { db in
+                var importer = try LabelImporter(db, now: now)
+                let value = try feed(&importer)
+                let result = try importer.finish()
+                try Self.bumpChangeCounter(db)
+                return (value, result)
             }
-            try Self.bumpChangeCounter(db)
-            return result
+        } catch {
+            throw translate(error, writing: true)
         }
+    }
+
+    /// Imports labels (txid -> tag names) held in memory, in one transaction (see
+    /// ``importLabels(now:_:)``).
+    public func importLabels(_ labels: [(txid: String, tags: [String])], now: Instant) throws -> LabelImportResult {
+        try importLabels(now: now) { importer in
+            for (txid, names) in labels { try importer.add(txid: txid, tags: names) }
+        }.result
     }
 
     // MARK: - Helpers

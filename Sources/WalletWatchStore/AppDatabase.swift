@@ -10,6 +10,8 @@ import WalletWatchCore
 public struct AppDatabase: Sendable {
     /// The connection (a `DatabasePool` for files, a `DatabaseQueue` in memory for tests).
     let writer: any DatabaseWriter
+    /// Ingest passes this process gave up while the disk refused even to mark them ownerless.
+    let abandonedPasses = AbandonedPasses()
 
     /// Wraps a connection made with ``makeConfiguration()`` and migrates the schema to the latest version.
     public init(_ writer: any DatabaseWriter) throws {

@@ -6,10 +6,17 @@ import WalletWatchCore
 /// for the ingest's hot path: a million rows through GRDB's record methods would spend most
 /// of their time building SQL and boxing values (about 20 µs a row, against 2 to 3 here).
 /// Used inside one write transaction, on its thread; finalized when released.
+///
+/// Every result of SQLite is checked. A value SQLite refuses to bind (SQLITE_TOOBIG past
+/// `SQLITE_LIMIT_LENGTH`, SQLITE_NOMEM) would otherwise leave NULL or the previous row's value
+/// in its place and be written unnoticed: the first such failure is kept and thrown by the next
+/// ``execute()`` or ``first(_:)``, before the statement runs.
 final class PreparedStatement {
     private let handle: OpaquePointer
     private let connection: OpaquePointer
     let sql: String
+    /// The first bind that failed since the statement last ran.
+    private var bindFailure: StoreError?
 
     init(_ db: Database, _ sql: String) throws {
         var statement: OpaquePointer?
@@ -22,36 +29,57 @@ final class PreparedStatement {
         self.sql = sql
     }
 
-    deinit { sqlite3_finalize(handle) }
+    // Its result repeats the last step's error, which that step already reported.
+    deinit { _ = sqlite3_finalize(handle) }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
+    func bind(_ index: Int32, _ value: Int64) { check(sqlite3_bind_int64(handle, index, value), index) }
 
     func bind(_ index: Int32, _ value: Int64?) {
-        if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+        if let value { bind(index, value) } else { bindNull(index) }
     }
 
     func bind(_ index: Int32, _ value: String?) {
         guard var value else {
-            sqlite3_bind_null(handle, index)
+            bindNull(index)
             return
         }
-        value.withUTF8 { sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
+        // The 64-bit length: a text past SQLite's limit is refused (SQLITE_TOOBIG), never cut.
+        check(value.withUTF8 { sqlite3_bind_text64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), Self.transient, UInt8(SQLITE_UTF8)) }, index)
     }
 
     func bind(_ index: Int32, _ value: Instant) {
-        value.withISO8601Bytes { sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
+        check(value.withISO8601Bytes { sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }, index)
     }
 
     func bind(_ index: Int32, _ value: Instant?) {
-        if let value { bind(index, value) } else { sqlite3_bind_null(handle, index) }
+        if let value { bind(index, value) } else { bindNull(index) }
+    }
+
+    private func bindNull(_ index: Int32) { check(sqlite3_bind_null(handle, index), index) }
+
+    /// Keeps the first failed bind, naming the parameter and SQLite's reason.
+    private func check(_ code: Int32, _ index: Int32) {
+        guard code != SQLITE_OK, bindFailure == nil else { return }
+        bindFailure = .database("cannot bind parameter \(index): \(String(cString: sqlite3_errstr(code))) (\(code)) in \(sql)")
+    }
+
+    /// Throws the kept bind failure (and clears the bindings, so that no value of this attempt
+    /// is used by the next one).
+    private func ensureBound() throws {
+        guard let failure = bindFailure else { return }
+        bindFailure = nil
+        _ = sqlite3_clear_bindings(handle) // Always SQLITE_OK.
+        throw failure
     }
 
     /// Runs a statement that returns no row; returns the number of rows it changed.
     @discardableResult
     func execute() throws -> Int {
-        defer { sqlite3_reset(handle) }
+        try ensureBound()
+        // reset's result repeats the step's error, which is thrown below.
+        defer { _ = sqlite3_reset(handle) }
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE else { throw failure(code) }
         return Int(sqlite3_changes(connection))
@@ -59,7 +87,8 @@ final class PreparedStatement {
 
     /// Runs a query and calls `body` with its first row, if any.
     func first<T>(_ body: (Row) throws -> T) throws -> T? {
-        defer { sqlite3_reset(handle) }
+        try ensureBound()
+        defer { _ = sqlite3_reset(handle) }
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return try body(Row(handle))
         case SQLITE_DONE: return nil

@@ -19,9 +19,14 @@ final class ChangeBroadcaster: Sendable {
     }
 
     private let engine: Engine
+    /// How often a keep-alive goes to every stream.
+    private let keepAlive: Duration
     private let state = Mutex(State())
 
-    init(engine: Engine) { self.engine = engine }
+    init(engine: Engine, keepAlive: Duration = .seconds(15)) {
+        self.engine = engine
+        self.keepAlive = keepAlive
+    }
 
     /// One subscriber's events, and a way to end them early.
     struct Subscription: Sendable {
@@ -47,6 +52,7 @@ final class ChangeBroadcaster: Sendable {
 
     private func startWatching() -> Task<Void, Never> {
         let changes = engine.liveView.changes()
+        let keepAlive = self.keepAlive
         return Task { [weak self] in
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -54,7 +60,7 @@ final class ChangeBroadcaster: Sendable {
                 }
                 group.addTask {
                     while !Task.isCancelled {
-                        try? await Task.sleep(for: .seconds(15))
+                        try? await Task.sleep(for: keepAlive)
                         self?.broadcast(.keepAlive)
                     }
                 }

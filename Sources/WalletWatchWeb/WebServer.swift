@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 import ServiceLifecycle
 import WalletWatchCore
 import WalletWatchEngine
@@ -16,21 +18,32 @@ public struct WebConfiguration: Sendable {
     public var token: String?
     /// Called with the bound port once the server listens (port 0 picks a free one).
     public var onRunning: @Sendable (Int) -> Void
+    /// A connection with no request for this long is closed (an open `/events` stream is
+    /// answering one, and stays).
+    public var idleTimeout: Duration
+    /// How often an `/events` stream sends a comment line, so that it is never idle for a proxy.
+    public var eventKeepAlive: Duration
 
-    public init(host: String = "127.0.0.1", port: Int = 8477, token: String? = nil, onRunning: @escaping @Sendable (Int) -> Void = { _ in }) {
+    public init(host: String = "127.0.0.1", port: Int = 8477, token: String? = nil, idleTimeout: Duration = .seconds(60),
+                eventKeepAlive: Duration = .seconds(15), onRunning: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.host = host
         self.port = port
         self.token = token
+        self.idleTimeout = idleTimeout
+        self.eventKeepAlive = eventKeepAlive
         self.onRunning = onRunning
     }
 }
 
 /// The web view of `walletwatch serve`: the page (the same view as `watch`, rendered by the
 /// server, no external assets), server-sent events on every change, the JSON API, Prometheus
-/// metrics and a health check.
+/// metrics and a health check. Connections idle for ``WebConfiguration/idleTimeout`` are
+/// closed (Hummingbird's own timer, which leaves a connection alone while a response is being
+/// written, an event stream included); requests with a transfer coding it does not know or an
+/// absolute-form target for another host are refused before routing (``RawRequestCheck``).
 public func buildApplication(engine: Engine, configuration: WebConfiguration) -> some ApplicationProtocol {
     let router = Router(context: WebRequestContext.self)
-    let changes = ChangeBroadcaster(engine: engine)
+    let changes = ChangeBroadcaster(engine: engine, keepAlive: configuration.eventKeepAlive)
     let metrics = MetricsExporter()
     // First, so that it covers every route, /healthz and unknown paths included.
     if configuration.token == nil { router.add(middleware: LoopbackHostCheck()) }
@@ -38,8 +51,10 @@ public func buildApplication(engine: Engine, configuration: WebConfiguration) ->
     router.addRoutes(DashboardRoutes(engine: engine, changes: changes, metrics: metrics, charts: PortfolioChartsCache())
         .routes(token: configuration.token))
     let onRunning = configuration.onRunning
+    let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
     return Application(
         router: router,
+        server: HTTPServerBuilder { responder in CheckedHTTP1Channel(inner: HTTP1Channel(responder: responder, configuration: http1)) },
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "walletwatch"),
         onServerRunning: { channel in onRunning(channel.localAddress?.port ?? configuration.port) },
         logger: engine.logger)

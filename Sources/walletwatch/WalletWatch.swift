@@ -44,6 +44,9 @@ struct WalletWatch: AsyncParsableCommand {
     )
 
     static func main() async {
+        // A reader that closes its end of a pipe (`walletwatch tx list | head -1`) makes a write
+        // fail with EPIPE, which StandardStream reports, instead of killing the process.
+        signal(SIGPIPE, SIG_IGN)
         let arguments = GlobalOptions.hoist(Array(CommandLine.arguments.dropFirst()))
         LogSetup.bootstrap()
         MemoryTuning.apply()
@@ -51,7 +54,7 @@ struct WalletWatch: AsyncParsableCommand {
         do {
             command = try parseAsRoot(arguments)
         } catch {
-            Foundation.exit(ErrorReport.failure(error, command: self))
+            Output.finish(ErrorReport.failure(error, command: self))
         }
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -61,7 +64,8 @@ struct WalletWatch: AsyncParsableCommand {
                 try syncCommand.run()
             }
         } catch {
-            Foundation.exit(ErrorReport.failure(error, command: self))
+            Output.finish(ErrorReport.failure(error, command: self))
         }
+        Output.finish(0)
     }
 }

@@ -64,6 +64,71 @@ struct BackupCLITests {
                 == ["notes.txt", "walletwatch-20261202T100000.000Z.sqlite", "walletwatch-20261202T100000.001Z.sqlite", "walletwatch-old.sqlite"])
     }
 
+    /// A database of about 150 MB, so that the kill lands while the copy is being written: the
+    /// backup is killed (SIGKILL, for real) once its unfinished copy holds 4 MiB.
+    @Test("a backup killed midway leaves an unfinished copy that the next backup removes; keep counts only finished backups")
+    func killedMidway() async throws {
+        let ledger = try await LedgerFolder(extraConfig: "[backup]\nkeep = 2\n")
+        _ = try await sqlite(ledger.database, """
+            CREATE TABLE ballast (b BLOB);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 150) INSERT INTO ballast SELECT randomblob(1048576) FROM n;
+            """)
+        let backups = ledger.folder.file("backups")
+        #expect(try await ledger.cli("2026-12-01T10:00:00Z").run("backup").status == 0)
+
+        let killedAt = "2026-12-02T10:00:00Z"
+        let partial = ledger.folder.file("backups/walletwatch-20261202T100000.000Z.sqlite.partial")
+        let cli = ledger.cli(killedAt)
+        let process = try BackgroundProcess(cli.binary, ["backup"], environment: cli.environment, currentDirectory: cli.folder)
+        var killed = false
+        let deadline = ContinuousClock.now + .seconds(120)
+        while process.isRunning && ContinuousClock.now < deadline {
+            if ((try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0) > 4 << 20 {
+                process.send(SIGKILL)
+                killed = true
+                break
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        let status = await process.exitStatus(within: .seconds(30))
+        try #require(killed && status == SIGKILL, "the backup finished before it could be killed midway (\(String(describing: status)))")
+        let left = try FileManager.default.contentsOfDirectory(atPath: backups).sorted()
+        #expect(left.contains("walletwatch-20261202T100000.000Z.sqlite.partial"), "\(left)")
+        #expect(!left.contains("walletwatch-20261202T100000.000Z.sqlite"))
+
+        // The next backup removes what the killed one left; `keep` counts finished backups only.
+        let next = try await ledger.cli("2026-12-03T10:00:00Z").run("backup", "--json")
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.object?["removed"] as? [String] == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: backups).sorted()
+                == ["walletwatch-20261201T100000.000Z.sqlite", "walletwatch-20261203T100000.000Z.sqlite"])
+        let third = try await ledger.cli("2026-12-04T10:00:00Z").run("backup", "--json")
+        #expect(third.object?["removed"] as? [String] == [ledger.folder.file("backups/walletwatch-20261201T100000.000Z.sqlite")], "\(third.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: backups).sorted()
+                == ["walletwatch-20261203T100000.000Z.sqlite", "walletwatch-20261204T100000.000Z.sqlite"])
+    }
+
+    /// A backup still at work holds its folder's lock shared, as every backup does while it
+    /// writes: here the test process holds it, beside a copy "being written".
+    @Test("the unfinished copy of a backup that is still running is left alone; files that are not a backup's stay")
+    func runningBackupUntouched() async throws {
+        let ledger = try await LedgerFolder()
+        let backups = ledger.folder.file("backups")
+        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
+        let partial = ledger.folder.write("backups/walletwatch-20261130T100000.000Z.sqlite.partial", "being written")
+        ledger.folder.write("backups/walletwatch-20261130T100000.000Z.sqlite.partial-journal", "its journal")
+        ledger.folder.write("backups/notes.txt.partial", "not a backup's")
+        let running = open(backups, O_RDONLY | O_DIRECTORY)
+        #expect(flock(running, LOCK_SH) == 0)
+        #expect(try await ledger.cli("2026-12-01T10:00:00Z").run("backup").status == 0)
+        #expect(FileManager.default.fileExists(atPath: partial) && FileManager.default.fileExists(atPath: partial + "-journal"),
+                "a running backup's copy must not be taken for a leftover")
+        close(running)
+        #expect(try await ledger.cli("2026-12-02T10:00:00Z").run("backup").status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: backups).sorted()
+                == ["notes.txt.partial", "walletwatch-20261201T100000.000Z.sqlite", "walletwatch-20261202T100000.000Z.sqlite"])
+    }
+
     @Test("PATH: an existing file is refused without --replace (exit 65), the live database always; a folder gets a timestamped name")
     func paths() async throws {
         let ledger = try await LedgerFolder()

@@ -71,7 +71,18 @@ struct CheckCLITests {
                      SELECT id, 'manual:staged-by-a-dead-pass', 1000, 'manual', 'confirmed', 'incoming', '2026-11-21T11:59:00.000Z',
                             '2026-11-21T11:59:00.000Z', '2026-11-21T11:59:00.000Z', 4242 FROM assets WHERE name = 'Cash';
                      """,
-                 checks: ["ingest_passes"], detail: ["source 'ark'", "pid 2147483646", "no longer running", "left 1 staged row(s)"]),
+                 checks: ["ingest_passes"], detail: ["source 'ark'", "pid 2147483646", "no longer running", "left 1 staged row(s)",
+                                                     "run `walletwatch ingest --source ark`"]),
+        Breakage(name: "an ingest pass its process gave up without room to clean up (a full disk), of a source whose name needs quoting",
+                 sql: """
+                     INSERT INTO ingest_passes (id, source, owner_pid, owner_started, started_at)
+                     VALUES (4243, 'my wallet', 0, 0, '2026-11-21T11:59:00.000Z');
+                     INSERT INTO ledger (asset_id, txid, amount, type, status, direction, date, first_seen_at, last_updated, pass)
+                     SELECT id, 'manual:staged-by-a-given-up-pass', 1000, 'manual', 'confirmed', 'incoming', '2026-11-21T11:59:00.000Z',
+                            '2026-11-21T11:59:00.000Z', '2026-11-21T11:59:00.000Z', 4243 FROM assets WHERE name = 'Cash';
+                     """,
+                 checks: ["ingest_passes"], detail: ["source 'my wallet'", "was given up", "left 1 staged row(s)",
+                                                     "run `walletwatch ingest --source 'my wallet'`"]),
         Breakage(name: "a page of an index overwritten with zeros",
                  sql: "", checks: ["integrity"], detail: ["Page", "btreeInitPage"]),
     ]

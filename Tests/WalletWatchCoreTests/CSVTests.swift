@@ -10,6 +10,24 @@ struct CSVTests {
         #expect(CSV.record(["plain", "a,b", "say \"hi\"", "two\nlines", ""]) == "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\r\n")
     }
 
+    @Test("cells a spreadsheet would run as a formula get a leading apostrophe; plain numbers stay numbers")
+    func formulaCells() throws {
+        for (hostile, written) in [("=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"), ("+1+1", "'+1+1"), ("@SUM(A1)", "'@SUM(A1)"),
+                                   ("-2+3", "'-2+3"), ("-", "'-"), ("\tHYPERLINK(1)", "'\tHYPERLINK(1)"), ("-1e5", "'-1e5"), ("+", "'+")] {
+            #expect(CSV.neutralized(hostile) == written, "\(hostile)")
+        }
+        #expect(CSV.field("\r=1+1") == "\"'\r=1+1\"", "a carriage return: neutralized, then quoted")
+        for number in ["-0.015", "-1500", "+2", "0.01500000", "250.50", "-0.00500000"] {
+            #expect(CSV.neutralized(number) == number, "\(number)")
+        }
+        for harmless in ["", "bought \"cheap\"", "2026-10-15T09:30:00.000Z", "a=b", "1+1", "ark:ark:7"] {
+            #expect(CSV.neutralized(harmless) == harmless, "\(harmless)")
+        }
+        #expect(CSV.record(["=1+2", "-5", "@x,y"]) == "'=1+2,-5,\"'@x,y\"\r\n")
+        let parsed = try CSV.parse(CSV.document(header: ["a"], rows: [["=HYPERLINK(\"http://x\")"]]))
+        #expect(parsed.last?.fields == ["'=HYPERLINK(\"http://x\")"])
+    }
+
     @Test("what is written parses back to the same fields, with the line each record starts on")
     func roundTrip() throws {
         let rows = [["1", "a,b", "say \"hi\""], ["2", "two\r\nlines", "é 🎉"], ["3", "", "x"]]

@@ -131,6 +131,39 @@ struct LedgerPassTests {
         _ = try await database.beginPass(source: "ark", now: now)
     }
 
+    /// The writer refuses every write (`PRAGMA query_only`), as a full disk refuses them: the
+    /// pass cannot even be marked ownerless, so its claim still names this live process.
+    @Test("a pass that could not be given up (every write refused) is taken over by the next pass of its source in the same process")
+    func givenUpWithoutRoom() async throws {
+        let database = try AppDatabase.inMemory()
+        var pass = try await database.beginPass(source: "ark", now: now)
+        pass.stageThreshold = 2
+        let asset = try await pass.asset(.ark, named: "Ark wallet")
+        try await pass.record(movements(5), in: asset)
+        try await pass.finishStaging()
+        let refuseWrites = { (refused: Bool) in
+            try await database.writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = \(refused ? 1 : 0)") }
+        }
+        try await refuseWrites(true)
+        var refused = false
+        do { try await pass.abandon() } catch { refused = true }
+        try await refuseWrites(false)
+        #expect(refused, "giving the pass up must fail while every write is refused")
+        let staged = try ledgerRows(database)
+        #expect(try rows(database, "ingest_passes") == 1 && staged > 0, "the pass and what it staged (\(staged) rows) are still there")
+
+        // Not busy: this process is alive, but it gave that pass up.
+        guard case .claimed(var next) = try await database.claimPass(source: "ark", now: now) else {
+            Issue.record("the next pass of the source must take the given-up one over, not wait for it")
+            return
+        }
+        #expect(try ledgerRows(database) == 0, "what the given-up pass staged is removed")
+        let again = try await next.asset(.ark, named: "Ark wallet")
+        try await next.record(movements(3), in: again)
+        #expect(try await next.publish(startedAt: now) { _ in }.new == 3)
+        #expect(try rows(database, "ingest_passes") == 0 && seen(database).transactions == 3)
+    }
+
     @Test("a process's identity is its pid and the start time the kernel gives it")
     func ownerIdentity() {
         let me = PassOwner.current

@@ -28,7 +28,8 @@ final class WebFixture: @unchecked Sendable {
     private var serverTask: Task<Void, any Error>?
     private(set) var port = 0
 
-    init(token: String? = nil, now: String = "2026-11-21T12:00:00Z", rates: RatesConfig? = nil) async throws {
+    init(token: String? = nil, now: String = "2026-11-21T12:00:00Z", rates: RatesConfig? = nil,
+         idleTimeout: Duration = .seconds(60), eventKeepAlive: Duration = .seconds(15)) async throws {
         let database = try AppDatabase.open(path: folder.file("walletwatch.sqlite"))
         self.database = database
         let logger = Logger(label: "web-test")
@@ -37,7 +38,8 @@ final class WebFixture: @unchecked Sendable {
         config.rates = rates ?? RatesConfig(provider: .static, staticRates: [CurrencyPair("BTC/USD")!: 65000])
         engine = Engine(storage: Storage(database), config: config, clock: .fixed(.at(now)), http: http, logger: logger)
         let bound = AsyncStream<Int>.makeStream()
-        let app = buildApplication(engine: engine, configuration: WebConfiguration(port: 0, token: token, onRunning: { bound.continuation.yield($0) }))
+        let app = buildApplication(engine: engine, configuration: WebConfiguration(
+            port: 0, token: token, idleTimeout: idleTimeout, eventKeepAlive: eventKeepAlive, onRunning: { bound.continuation.yield($0) }))
         serverTask = Task { try await app.run() }
         for await port in bound.stream {
             self.port = port

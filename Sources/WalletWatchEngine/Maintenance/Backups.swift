@@ -59,8 +59,9 @@ public struct Backups: Sendable {
         return BackupMade(path: copy.path, bytes: copy.bytes, integrity: copy.integrity, removed: removed)
     }
 
-    /// The backups in ``folder`` with the instant each was made, oldest first. Other files are
-    /// never counted, moved or removed.
+    /// The finished backups in ``folder`` with the instant each was made, oldest first. Other
+    /// files are never counted, moved or removed; a backup's unfinished copy (`.partial`, a
+    /// killed backup's) is not a backup, and the next backup removes it.
     public func list() -> [(path: String, madeAt: Instant)] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.compactMap { name in
@@ -96,13 +97,14 @@ public struct Backups: Sendable {
         return Instant(iso8601: String(text))
     }
 
-    /// A name in `folder` for a backup made at `instant` that no file has yet: one made in the
-    /// same millisecond (a fixed clock) takes the next free millisecond, which keeps the order.
+    /// A name in `folder` for a backup made at `instant` that no file has yet, finished or being
+    /// written (`.partial`): one made in the same millisecond (a fixed clock) takes the next
+    /// free millisecond, which keeps the order.
     static func freeName(in folder: String, at instant: Instant) -> String {
         var instant = instant
         while true {
             let path = (folder as NSString).appendingPathComponent(fileName(at: instant))
-            if !FileManager.default.fileExists(atPath: path) { return path }
+            if !FileManager.default.fileExists(atPath: path), !FileManager.default.fileExists(atPath: path + ".partial") { return path }
             instant = instant.adding(milliseconds: 1)
         }
     }

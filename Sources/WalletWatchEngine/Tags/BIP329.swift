@@ -14,15 +14,91 @@ public enum BIP329 {
     /// The record types BIP-329 defines.
     public static let definedTypes: Set<String> = ["tx", "addr", "pubkey", "input", "output", "xpub", "spscan"]
 
-    /// What a label file holds.
+    /// The longest line read: a record is one JSON object of a few hundred bytes, so a longer
+    /// line is refused by its number instead of being kept in memory and parsed.
+    public static let maximumLineBytes = 1 << 20
+
+    /// What one line of a label file holds.
+    public enum Record: Sendable, Equatable {
+        /// An empty line (or one of spaces).
+        case blank
+        /// A labelled `tx` record: its txid and tag names, and the names that were cut to
+        /// ``Name/maximumLength`` characters, as written.
+        case tx(ref: String, tags: [String], cut: [String])
+        /// A `tx` record without a label: the BIP says an importer leaves the labels as they are.
+        case unlabelled
+        /// A record of another type, skipped (`addr`, `spscan`, or one the BIP does not define).
+        case other(type: String)
+        /// Not a valid record, and why.
+        case invalid(String)
+    }
+
+    /// Reads one line (its bytes without the line feed; a carriage return before it and a
+    /// byte-order mark at the start of the first line are allowed). Bytes that are not UTF-8
+    /// make the line invalid, naming where they are.
+    public static func record(_ line: UnsafeRawBufferPointer, isFirstLine: Bool) -> Record {
+        // Offsets rather than slices: this runs for every line of files of millions of lines.
+        var start = 0, end = line.count
+        if isFirstLine, end >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF { start = 3 }
+        if end > start, line[end - 1] == 0x0D { end -= 1 }
+        let bytes = UnsafeRawBufferPointer(rebasing: line[start..<end])
+        if String(validating: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self) == nil {
+            let offset = firstInvalidUTF8(bytes) ?? 0
+            return .invalid("not valid UTF-8 (the byte 0x\(String(bytes[offset], radix: 16, uppercase: true)) at byte \(offset + 1) of the line); save the file as UTF-8")
+        }
+        var first = 0
+        while first < bytes.count, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+        guard first < bytes.count else { return .blank }
+        do {
+            let record = try JSONReader.read(bytes, readRecord)
+            guard record.type == "tx" else { return .other(type: record.type) }
+            guard let label = record.label, !label.trimmingSpaces.isEmpty else { return .unlabelled }
+            var names: [String] = []
+            var keys: [String] = []
+            var cut: [String] = []
+            for part in label.split(separator: ",") {
+                var name = String(part).trimmingSpaces
+                guard !name.isEmpty else { continue }
+                if name.count > Name.maximumLength {
+                    cut.append(name)
+                    name = String(name.prefix(Name.maximumLength)).trimmingSpaces
+                }
+                let valid = try TagRules.name(name)
+                let key = Name.key(valid)
+                if !keys.contains(key) {
+                    names.append(valid)
+                    keys.append(key)
+                }
+            }
+            return .tx(ref: record.ref, tags: names, cut: cut)
+        } catch {
+            return .invalid("\(error)")
+        }
+    }
+
+    /// The offset of the first byte that does not belong to valid UTF-8, if any.
+    static func firstInvalidUTF8(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+
+    /// What a whole label file held (``parse(_:)``, for a text already in memory).
     public struct ParseResult: Sendable {
         /// `tx` records: txid -> tag names, merged when a txid appears on several lines.
         public var labels: [(txid: String, tags: [String])] = []
         /// `tx` records read, labelled or not.
         public var txRecords = 0
-        /// Records of other types, skipped, by type (`addr`, `spscan`, or one the BIP does not define).
+        /// Records of other types, skipped, by type.
         public var skippedTypes: [String: Int] = [:]
-        /// `tx` records without a label: the BIP says an importer leaves the labels as they are.
+        /// `tx` records without a label.
         public var unlabelled = 0
         /// Tag names cut to ``Name/maximumLength`` characters, with their line (from 1) and as written.
         public var truncated: [(line: Int, label: String)] = []
@@ -33,41 +109,29 @@ public enum BIP329 {
         public var otherTypes: Int { skippedTypes.values.reduce(0, +) }
     }
 
-    /// Parses a label file. Nothing is thrown: invalid lines are listed with their number.
+    /// Parses a label file held in memory, line by line as ``record(_:isFirstLine:)`` reads
+    /// them. Nothing is thrown: invalid lines are listed with their number. (`tag import`
+    /// streams the file instead: see ``TagBook/importLabels(file:skipInvalid:)``.)
     public static func parse(_ text: String) -> ParseResult {
         var result = ParseResult()
         var order: [String] = []
         var tagsByTxid: [String: [String]] = [:]
-        // "\r\n" is one Character in Swift, not equal to "\n": files written on Windows end
-        // their lines with it.
-        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        let lines = Array(text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false)
         for (offset, line) in lines.enumerated() {
-            var content = String(line)
-            if offset == 0, content.hasPrefix("\u{FEFF}") { content.removeFirst() }
-            if content.hasSuffix("\r") { content.removeLast() }
-            guard !content.trimmingSpaces.isEmpty else { continue }
-            do {
-                let record = try JSONReader.read(Array(content.utf8), readRecord)
-                guard record.type == "tx" else { result.skippedTypes[record.type, default: 0] += 1; continue }
+            switch Array(line).withUnsafeBytes({ Self.record($0, isFirstLine: offset == 0) }) {
+            case .blank: break
+            case .unlabelled:
                 result.txRecords += 1
-                guard let label = record.label, !label.trimmingSpaces.isEmpty else { result.unlabelled += 1; continue }
-                var names: [String] = []
-                var cut: [String] = []
-                for part in label.split(separator: ",") where !String(part).trimmingSpaces.isEmpty {
-                    var name = String(part).trimmingSpaces
-                    if name.count > Name.maximumLength {
-                        cut.append(name)
-                        name = String(name.prefix(Name.maximumLength)).trimmingSpaces
-                    }
-                    names.append(try TagRules.name(name))
-                }
+                result.unlabelled += 1
+            case .other(let type): result.skippedTypes[type, default: 0] += 1
+            case .invalid(let reason): result.invalid.append((offset + 1, reason))
+            case .tx(let ref, let tags, let cut):
+                result.txRecords += 1
                 result.truncated += cut.map { (offset + 1, $0) }
-                if tagsByTxid[record.ref] == nil { order.append(record.ref) }
-                for name in names where !(tagsByTxid[record.ref] ?? []).contains(where: { Name.key($0) == Name.key(name) }) {
-                    tagsByTxid[record.ref, default: []].append(name)
+                if tagsByTxid[ref] == nil { order.append(ref) }
+                for name in tags where !(tagsByTxid[ref] ?? []).contains(where: { Name.key($0) == Name.key(name) }) {
+                    tagsByTxid[ref, default: []].append(name)
                 }
-            } catch {
-                result.invalid.append((offset + 1, "\(error)"))
             }
         }
         result.labels = order.map { ($0, tagsByTxid[$0] ?? []) }

@@ -49,9 +49,38 @@ public struct TagBook: Sendable {
         try database.untagTransaction(txid: txid, tags: names)
     }
 
-    /// Imports parsed BIP-329 labels: `tx` records become tags on their txids.
-    public func importLabels(_ parsed: BIP329.ParseResult) throws -> LabelImportResult {
-        try database.importLabels(parsed.labels, now: clock.now)
+    /// Imports a BIP-329 file: `tx` records become tags on their txids, in one transaction, as
+    /// the file is read a line at a time (memory stays bounded whatever its size; a line longer
+    /// than ``BIP329/maximumLineBytes`` is invalid). A file with invalid lines (malformed JSON,
+    /// bytes that are not UTF-8, a line too long) imports nothing and is refused naming them,
+    /// unless `skipInvalid`.
+    public func importLabels(file: String, skipInvalid: Bool) throws -> LabelImportReport {
+        let reader = try LineReader(path: file, maximumLineBytes: BIP329.maximumLineBytes)
+        var report = LabelImportReport()
+        report.result = try database.importLabels(now: clock.now) { importer in
+            try reader.forEachLine { line in
+                switch line {
+                case .tooLong(let number, let bytes):
+                    report.noteInvalid(line: number, "longer than \(BIP329.maximumLineBytes) bytes (\(bytes)); a BIP-329 record is one JSON object on one line")
+                case .text(let number, let bytes):
+                    switch BIP329.record(bytes, isFirstLine: number == 1) {
+                    case .blank: break
+                    case .unlabelled:
+                        report.txRecords += 1
+                        report.unlabelled += 1
+                    case .other(let type): report.skippedTypes[type, default: 0] += 1
+                    case .invalid(let reason): report.noteInvalid(line: number, reason)
+                    case .tx(let ref, let tags, let cut):
+                        report.txRecords += 1
+                        report.noteCut(line: number, cut)
+                        // Once the file is refused, nothing more is worth writing: it is all rolled back.
+                        if report.invalidCount == 0 || skipInvalid { try importer.add(txid: ref, tags: tags) }
+                    }
+                }
+            }
+            if report.invalidCount > 0 && !skipInvalid { throw report.refusal(file: file) }
+        }.result
+        return report
     }
 
     /// Every txid's tags as BIP-329 JSON lines, and how many txids that is.

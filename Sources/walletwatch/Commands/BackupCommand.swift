@@ -10,8 +10,11 @@ struct BackupCommand: AsyncParsableCommand {
         discussion: """
             The copy is taken through SQLite's online backup as one snapshot: a daemon ingesting \
             meanwhile neither waits for it nor shows up half in it. The copy is written beside its \
-            destination, checked with SQLite's integrity check, and only then given its name, \
-            readable by you only (mode 0600); a copy that fails the check is an error, never a backup.
+            destination (NAME.partial), checked with SQLite's integrity check, and only then \
+            given its name, readable by you only (mode 0600); a copy that fails the check is an \
+            error, never a backup. A backup killed midway leaves its NAME.partial (and journal); \
+            the next backup into that folder removes them, and [backup] keep counts finished \
+            backups only.
 
             Without PATH the backup goes into [backup] folder (default: backups beside the \
             database) as walletwatch-<UTC time>.sqlite, and the folder keeps the newest \

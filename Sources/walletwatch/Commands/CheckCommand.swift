@@ -13,9 +13,11 @@ struct CheckCommand: AsyncParsableCommand {
             latest allocation-history row for a goal equals its current allocation; no manual \
             asset's balance is negative at any date; Rule 1 allocated each transaction at most \
             once; every completed month still matches the digest stored when it was \
-            completed; and no ingest pass was left half-staged by a process that is gone (its \
-            rows are invisible and the next ingest of that source removes them). Each problem is one line naming the check and the rows; the command then \
-            exits 1. It reads one consistent snapshot and changes nothing (a backup checked with \
+            completed; and no ingest pass was left half-staged by a process that is gone or \
+            that gave it up without room to clean up (a full disk): its rows are invisible, and \
+            the finding names the command that removes them, `walletwatch ingest --source NAME` \
+            (the next pass of that source, which the daemon also runs by itself). Each problem \
+            is one line naming the check and the rows; the command then exits 1. It reads one consistent snapshot and changes nothing (a backup checked with \
             --db stays byte for byte as it was; a database of an older version is upgraded \
             first), so it can run beside the daemon.
 
@@ -39,7 +41,11 @@ struct CheckCommand: AsyncParsableCommand {
             Output.lines(findings.map { "\($0.check): \($0.detail)" })
         }
         guard findings.isEmpty else {
-            Output.error("the database \(context.config.database) has \(findings.count) problem(s): \(Set(findings.map(\.check)).sorted().joined(separator: ", ")); restore a backup that passes `walletwatch check`, or correct the rows named")
+            let checks = Set(findings.map(\.check))
+            // A leftover pass is cleared by a command; only other problems call for a backup.
+            let remedy = checks == ["ingest_passes"] ? "run the command each finding names"
+                : "restore a backup that passes `walletwatch check`, or correct the rows named"
+            Output.error("the database \(context.config.database) has \(findings.count) problem(s): \(checks.sorted().joined(separator: ", ")); \(remedy)")
             throw ExitCode(1)
         }
     }

@@ -67,6 +67,12 @@ struct ServeCommand: AsyncParsableCommand {
             read the view through a name of its own pointed at this machine. Like run, it \
             holds the database's daemon lock: a second run or serve exits 1 naming its pid.
 
+            A connection idle for 60 s is closed; an open /events stream is not idle (it gets \
+            a comment line every 15 s). A request with a Transfer-Encoding other than chunked \
+            gets 501, and one whose absolute-form target (GET http://host/...) names another \
+            host than its Host header gets 421; both close the connection. The page fits a \
+            phone's screen: long texts wrap and the tables become one card per row.
+
             Examples:
               walletwatch serve
               walletwatch serve --listen 127.0.0.1:9000

@@ -22,8 +22,12 @@ struct ExportCommand: AsyncParsableCommand {
                 figures, one row per goal.
 
                 Dates are ISO 8601 in UTC. A header line names the columns; lines end with CRLF; \
-                fields with commas, quotes or line breaks are quoted. Without FILE the CSV goes to \
-                stdout; a FILE is created readable by you only (mode 0600).
+                fields with commas, quotes or line breaks are quoted. A cell a spreadsheet would \
+                run as a formula (starting with =, +, -, @, a tab or a carriage return: a note, \
+                a tag, a name) gets a leading ' so that it opens as text; plain numbers such as \
+                -0.015 stay numbers. Without FILE the CSV goes to stdout; a FILE is created \
+                readable by you only (mode 0600). A write that fails (a full disk, a closed \
+                pipe) is an error (exit 1), never a silently truncated file.
 
                 Examples:
                   walletwatch export csv transactions.csv

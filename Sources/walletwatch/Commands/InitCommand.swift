@@ -49,7 +49,13 @@ struct InitCommand: AsyncParsableCommand {
         guard descriptor >= 0 else {
             throw ConfigError(file: path, message: "cannot be created: \(String(cString: strerror(errno)))")
         }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        handle.write(Data(text.utf8))
+        do {
+            try PrivateFile.fill(descriptor, with: text, path: path)
+        } catch {
+            // Created just now (O_EXCL), so it is ours to remove: a half-written config would be
+            // kept as it is by the next `init`.
+            unlink(path)
+            throw error
+        }
     }
 }

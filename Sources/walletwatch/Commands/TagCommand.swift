@@ -204,9 +204,14 @@ struct TagCommand: AsyncParsableCommand {
                 for txids not ingested yet are kept and apply when those transactions arrive. \
                 Records of other types (addr, pubkey, input, output, xpub, spscan, and types \
                 BIP-329 does not define) are skipped and counted by type; `origin` and `spendable` \
-                are not kept. A tag longer than 64 characters is cut to 64, with a warning. A file \
-                with malformed lines imports nothing (exit 65, naming the lines) unless \
-                --skip-invalid is given.
+                are not kept. A tag longer than 64 characters is cut to 64, with a warning.
+
+                The file is read a line at a time and imported in one transaction: memory stays \
+                small whatever its size (a file of millions of labels imports in seconds). A \
+                malformed line (not JSON, not a record, bytes that are not UTF-8, longer than 1 MiB) \
+                makes the file import nothing (exit 65, naming the lines) unless --skip-invalid \
+                is given. Warnings and the JSON list at most the first \(LabelImportReport.listedLines) \
+                lines of each kind, and count the rest.
 
                 Examples:
                   walletwatch tag import sparrow-labels.jsonl
@@ -219,33 +224,36 @@ struct TagCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let text = try InputFile.text(file)
-            let parsed = BIP329.parse(text)
-            let lines = parsed.invalid.prefix(5).map { "line \($0.line): \($0.reason)" }.joined(separator: "; ")
-            if !parsed.invalid.isEmpty && !skipInvalid {
-                throw Refusal("\(parsed.invalid.count) malformed line(s) in \(file), nothing imported (\(lines)\(parsed.invalid.count > 5 ? "; ..." : "")); fix them or pass --skip-invalid")
-            }
-            for invalid in parsed.invalid { Output.warning("skipped line \(invalid.line) of \(file): \(invalid.reason)") }
-            for cut in parsed.truncated {
+            let report = try context.engine.tags.importLabels(file: file, skipInvalid: skipInvalid)
+            for invalid in report.invalid { Output.warning("skipped line \(invalid.line) of \(file): \(invalid.reason)") }
+            for cut in report.truncated {
                 Output.warning("line \(cut.line) of \(file): tag '\(cut.label.prefix(20))…' (\(cut.label.count) characters) cut to the first \(Name.maximumLength)")
             }
-            let result = try context.engine.tags.importLabels(parsed)
+            if report.invalidCount > report.invalid.count {
+                Output.warning("skipped \(report.invalidCount - report.invalid.count) more malformed line(s) of \(file)")
+            }
+            if report.truncatedCount > report.truncated.count {
+                Output.warning("cut \(report.truncatedCount - report.truncated.count) more tag name(s) of \(file) to \(Name.maximumLength) characters")
+            }
+            let result = report.result
             if output.json {
                 Output.json(.object([
                     "assigned": .int(Int64(result.assigned)), "created_tags": .array(result.createdTags.map(JSONValue.string)),
-                    "waiting": .int(Int64(result.waiting)), "tx_records": .int(Int64(parsed.txRecords)),
-                    "unlabelled_tx_records": .int(Int64(parsed.unlabelled)),
-                    "other_types_skipped": .int(Int64(parsed.otherTypes)),
-                    "skipped_types": .object(parsed.skippedTypes.sorted { $0.key < $1.key }.map { JSONValue.Member($0.key, .int(Int64($0.value))) }),
-                    "truncated_tags": .int(Int64(parsed.truncated.count)),
-                    "invalid_lines": .array(parsed.invalid.map { .int(Int64($0.line)) }),
+                    "created_tag_count": .int(Int64(result.createdTagCount)),
+                    "waiting": .int(Int64(result.waiting)), "tx_records": .int(Int64(report.txRecords)),
+                    "unlabelled_tx_records": .int(Int64(report.unlabelled)),
+                    "other_types_skipped": .int(Int64(report.otherTypes)),
+                    "skipped_types": .object(report.skippedTypes.sorted { $0.key < $1.key }.map { JSONValue.Member($0.key, .int(Int64($0.value))) }),
+                    "truncated_tags": .int(Int64(report.truncatedCount)),
+                    "invalid_lines": .array(report.invalid.map { .int(Int64($0.line)) }),
+                    "invalid_line_count": .int(Int64(report.invalidCount)),
                     "inactive_tags_skipped": .int(Int64(result.inactiveSkipped)),
                 ]))
                 return
             }
-            Output.line("imported \(result.assigned) label(s) on \(parsed.labels.count) txid(s); created \(result.createdTags.count) tag(s); \(result.waiting) wait for transactions not ingested yet")
-            let used = parsed.skippedTypes.filter { BIP329.definedTypes.contains($0.key) }
-            let undefined = parsed.skippedTypes.filter { !BIP329.definedTypes.contains($0.key) }
+            Output.line("imported \(result.assigned) label(s) on \(result.transactions) txid(s); created \(result.createdTagCount) tag(s); \(result.waiting) wait for transactions not ingested yet")
+            let used = report.skippedTypes.filter { BIP329.definedTypes.contains($0.key) }
+            let undefined = report.skippedTypes.filter { !BIP329.definedTypes.contains($0.key) }
             let counts = { (types: [String: Int]) in types.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") }
             if !used.isEmpty {
                 Output.line("skipped \(used.values.reduce(0, +)) record(s) of types walletwatch does not use: \(counts(used))")
@@ -253,7 +261,7 @@ struct TagCommand: AsyncParsableCommand {
             if !undefined.isEmpty {
                 Output.line("skipped \(undefined.values.reduce(0, +)) record(s) of types BIP-329 does not define: \(counts(undefined))")
             }
-            if parsed.unlabelled > 0 { Output.line("left \(parsed.unlabelled) tx record(s) without a label as they were") }
+            if report.unlabelled > 0 { Output.line("left \(report.unlabelled) tx record(s) without a label as they were") }
             if result.inactiveSkipped > 0 { Output.line("skipped \(result.inactiveSkipped) label(s) naming deactivated tags") }
         }
     }

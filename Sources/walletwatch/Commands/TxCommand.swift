@@ -197,7 +197,7 @@ struct TxCommand: AsyncParsableCommand {
                 Output.line("txid        \(tx.txid)")
                 Output.line("asset       \(listing.assetName)")
                 Output.line("amount      \(listing.money) (\(tx.direction.rawValue))")
-                if let value = listing.value {
+                if listing.value != nil {
                     Output.line("value       \(TransactionTable.valueText(listing)) at its date")
                 }
                 Output.line("type        \(tx.type.rawValue)")

@@ -10,7 +10,8 @@ enum LogSetup {
     static func bootstrap() {
         let configured = ProcessInfo.processInfo.environment[environmentKey].flatMap(Logger.Level.init(rawValue:))
         LoggingSystem.bootstrap { label in
-            var handler = EscapingLogHandler(StreamLogHandler.standardError(label: label))
+            // Through the checked stderr: a log line that cannot be written makes the exit code 1.
+            var handler = EscapingLogHandler(StreamLogHandler(label: label, stream: StandardStreamText(stream: .error)))
             // Libraries' own loggers stay at info; each command's Logger sets its level (see CommandContext).
             handler.logLevel = configured ?? .info
             return handler

@@ -8,10 +8,13 @@ import WalletWatchCore
 /// from a hostile source cannot drive the user's terminal. A line is one line: a line break
 /// inside it is escaped too, so multi-line output (tables, frames) is handed over as lines.
 /// JSON is printed exactly: its encoder already writes every such character as `\uXXXX`.
+///
+/// Every write is checked (``StandardStream``): when stdout fails the command ends at once with
+/// one `error:` line and exit 1; when stderr fails it goes on and exits 1 (``finish(_:)``).
 enum Output {
     /// Prints one line on stdout.
     static func line(_ text: String = "") {
-        print(DisplaySafety.escaped(text))
+        standardOutput(DisplaySafety.escaped(text) + "\n")
     }
 
     /// Prints each of `lines` as one line on stdout.
@@ -21,12 +24,12 @@ enum Output {
 
     /// Prints one JSON document on stdout.
     static func json(_ value: JSONValue) {
-        print(value.pretty)
+        standardOutput(value.pretty + "\n")
     }
 
     /// Prints a multi-line text whose line breaks are its own (ArgumentParser's help).
     static func text(_ text: String) {
-        print(DisplaySafety.escaped(text, keepingLineBreaks: true))
+        standardOutput(DisplaySafety.escaped(text, keepingLineBreaks: true) + "\n")
     }
 
     /// Writes a data file to stdout (CSV, BIP-329 lines) byte for byte, as it would be written to
@@ -34,19 +37,19 @@ enum Output {
     /// other text, line breaks kept.
     static func data(_ text: String) {
         let shown = isatty(STDOUT_FILENO) == 1 ? DisplaySafety.escaped(text, keepingLineBreaks: true) : text
-        FileHandle.standardOutput.write(Data(shown.utf8))
+        standardOutput(shown)
     }
 
     /// Writes `lines` and a blank line to stdout at once, unbuffered (a frame of `watch` into a
     /// pipe or a log).
     static func frame(_ lines: [String]) {
-        FileHandle.standardOutput.write(Data((lines.map { DisplaySafety.escaped($0) }.joined(separator: "\n") + "\n\n").utf8))
+        standardOutput(lines.map { DisplaySafety.escaped($0) }.joined(separator: "\n") + "\n\n", now: true)
     }
 
     /// Redraws the whole terminal with `lines` (the live `watch`), unbuffered.
     static func screen(_ lines: [String]) {
         control(.home)
-        FileHandle.standardOutput.write(Data(lines.map { DisplaySafety.escaped($0) }.joined(separator: "\r\n").utf8))
+        standardOutput(lines.map { DisplaySafety.escaped($0) }.joined(separator: "\r\n"), now: true)
     }
 
     /// walletwatch's own control sequences for the live terminal view: the only control
@@ -62,7 +65,7 @@ enum Output {
 
     /// Writes one of walletwatch's own control sequences to stdout, unbuffered.
     static func control(_ sequence: Control) {
-        FileHandle.standardOutput.write(Data(sequence.rawValue.utf8))
+        standardOutput(sequence.rawValue, now: true)
     }
 
     /// Prints `warning: ...` on stderr, once per process: one command may reach the same
@@ -82,6 +85,32 @@ enum Output {
 
     /// Prints one line on stderr.
     static func standardError(_ text: String) {
-        FileHandle.standardError.write(Data((DisplaySafety.escaped(text) + "\n").utf8))
+        StandardStream.error.write(DisplaySafety.escaped(text) + "\n")
+    }
+
+    /// Writes raw text on stderr, unescaped (the progress bar's own control sequences).
+    static func standardErrorText(_ text: String) {
+        StandardStream.error.write(text)
+    }
+
+    /// Hands `text` to stdout; when stdout has failed, nothing will ever reach its reader, so
+    /// the command ends here (as SIGPIPE would have ended it, but with a reason and exit 1).
+    private static func standardOutput(_ text: String, now: Bool = false) {
+        guard StandardStream.output.write(text, now: now) else { endAfterOutputFailure() }
+    }
+
+    /// Reports the failure of stdout on stderr (when stderr still works) and exits 1 at once:
+    /// without running exit handlers, since other threads may still be at work, and with
+    /// nothing left to flush (stderr is unbuffered and stdout has failed).
+    static func endAfterOutputFailure() -> Never {
+        if let failure = StandardStream.output.failureDescription { error(failure) }
+        _exit(1)
+    }
+
+    /// Ends the process with `code` once stdout is flushed; exit 1 instead when a write to stdout
+    /// or stderr failed at any point (the user did not get everything the command printed).
+    static func finish(_ code: Int32) -> Never {
+        guard StandardStream.output.flush() else { endAfterOutputFailure() }
+        exit(StandardStream.error.failure == nil ? code : 1)
     }
 }

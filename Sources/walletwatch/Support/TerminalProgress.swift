@@ -26,12 +26,12 @@ struct TerminalProgress: Sendable {
     /// Redraws the bar at `done` of `total`.
     func update(done: Int, total: Int) {
         guard enabled else { return }
-        FileHandle.standardError.write(Data(("\r\u{1B}[2K" + Self.text(done: done, total: total, unit: unit)).utf8))
+        Output.standardErrorText("\r\u{1B}[2K" + Self.text(done: done, total: total, unit: unit))
     }
 
     /// Ends the bar's line, so that what follows starts on its own.
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\n".utf8))
+        Output.standardErrorText("\n")
     }
 }
