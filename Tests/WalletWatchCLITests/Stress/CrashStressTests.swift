@@ -44,7 +44,9 @@ extension StressTests {
             let wal = database + "-wal"
             let walBefore = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
 
-            // Start the ingest and kill it once its writes have grown the WAL by 1 MiB.
+            // Start the ingest and kill it once a staging write has committed rows: the WAL grown
+            // by 1 MiB says writes are under way, and a reader seeing ledger rows says one of them
+            // committed (the WAL alone could be killed between a write's frames and its commit).
             let process = Process()
             process.executableURL = URL(fileURLWithPath: cli.binary)
             process.arguments = ["ingest"]
@@ -57,7 +59,7 @@ extension StressTests {
             let deadline = ContinuousClock.now + .seconds(300)
             while process.isRunning && ContinuousClock.now < deadline {
                 let size = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
-                if size > walBefore + 1024 * 1024 {
+                if size > walBefore + 1024 * 1024, (Int(try await sqlite(database, "SELECT COUNT(*) FROM ledger")) ?? 0) > 0 {
                     kill(process.processIdentifier, SIGKILL)
                     killedMidWrite = true
                     break
