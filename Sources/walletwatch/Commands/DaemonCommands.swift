@@ -15,7 +15,12 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Each source is ingested when the daemon starts and then every interval_seconds (with \
             a little jitter); after a failure it waits 2, 4, then 8 intervals, and back to one \
-            after a success. barkd's notifications trigger an ingest of that source at once.
+            after a success. barkd's notifications trigger an ingest of that source at once. An \
+            electrum source keeps one session open with every address subscribed: the server's \
+            notification of a payment starts a pass at once (within about two seconds of the \
+            node seeing it), a ping every two minutes keeps the session alive, and a lost \
+            connection is opened again after 1 to 60 seconds, its first pass comparing every \
+            status; interval_seconds (3600 for electrum) is then only a safety net.
 
             Rates are refreshed every max_age_seconds. Saving plans are brought up to date at \
             start, every minute and after each ingest that stored something new (automatic \
