@@ -89,6 +89,25 @@ struct ElectrumIngestTests {
         #expect(report.roundTrips == trips, "\(log.map { "\($0.write):\($0.method)" })")
     }
 
+    @Test("fixed addresses alone, no HD wallet: the same ledger and balance as Esplora's plain-address source")
+    func addressesOnly() async throws {
+        let world = try await SimulatedWorld(scenario: Self.scenario())
+        let electrum = SourceConfig(name: "node", kind: .electrum, url: world.simulator.electrumTCPURL, asset: "node", addresses: [Self.plain],
+                                    intervalSeconds: 600)
+        let esplora = SourceConfig(name: "explorer", kind: .esplora, url: world.simulator.esploraURL, asset: "explorer", addresses: [Self.plain],
+                                   intervalSeconds: 600)
+        let failures = try await world.engine(sources: [electrum, esplora]).ingestor.ingest().compactMap(\.error)
+        #expect(failures.isEmpty, "\(failures)")
+        let node = try Self.ledger(world.database, asset: "node")
+        let explorer = try Self.ledger(world.database, asset: "explorer")
+        #expect(node.count == 2 && node == explorer, "\(node)")
+        let balances = try world.database.onchainBalances()
+        #expect(balances["node"]?.balance == balances["explorer"]?.balance)
+        #expect(balances["node"]?.balance.confirmed == 125_000 && balances["node"]?.balance.untrustedPending == 7_000)
+        let chains = try await world.database.walletAddresses(source: "node").map(\.chain)
+        #expect(chains == [.listed])
+    }
+
     @Test("a pass where nothing changed asks for no history, no transaction and no header")
     func noChangePass() async throws {
         let world = try await SimulatedWorld(scenario: Self.scenario())
