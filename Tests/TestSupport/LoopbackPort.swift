@@ -1,14 +1,15 @@
 import Glibc
 
-/// A loopback port that nothing listens on: bound to port 0 so that the kernel picks a free
-/// one, read back, and closed again. For a server that is down, or one a test starts itself.
-public func unusedLoopbackPort() -> Int {
+/// A port of the loopback address `host` that nothing listens on: bound to port 0 so that the
+/// kernel picks a free one, read back, and closed again. For a server that is down, or one a
+/// test starts itself.
+public func unusedLoopbackPort(host: String = "127.0.0.1") -> Int {
     let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     precondition(socketFD >= 0, "no socket: errno \(errno)")
     defer { close(socketFD) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_addr.s_addr = inet_addr(host)
     address.sin_port = 0
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) { pointer in

@@ -98,35 +98,25 @@ struct ElectrumCLITests {
     @Test("through a SOCKS5 proxy (microsocks, as Tor's port): the server's name goes to the proxy, doctor names the route")
     func throughAProxy() async throws {
         let node = try await Node()
-        let port = unusedLoopbackPort()
-        let proxy = try BackgroundProcess("/usr/bin/microsocks", ["-i", "127.0.0.1", "-p", "\(port)"], environment: [:], currentDirectory: "/")
-        // SIGKILL: a child of the test process starts with SIGTERM blocked (Swift's threads block it).
-        defer { proxy.send(SIGKILL) }
-        #expect(await eventually(within: .seconds(10)) { await Self.listens(port) })
+        let proxy = try await SOCKSProxy()
         // localhost instead of 127.0.0.1: a name, which socks5h hands to the proxy to resolve;
         // no_proxy = "" so that even this machine's names go through it.
         let url = node.simulator.electrumTCPURL.replacingOccurrences(of: "127.0.0.1", with: "localhost")
-        node.configure(url: url, http: "proxy = \"socks5h://127.0.0.1:\(port)\"\nno_proxy = \"\"")
+        node.configure(url: url, http: "proxy = \"\(proxy.url)\"\nno_proxy = \"\"")
         let ingest = try await node.cli().run("ingest", "--json")
         #expect(ingest.status == 0, "\(ingest.stderr)")
         let serverPort = url.split(separator: ":").last.map(String.init) ?? "?"
-        #expect(proxy.stdout.contains("connected to localhost:\(serverPort)") || proxy.stderr.contains("connected to localhost:\(serverPort)"),
-                "microsocks saw: \(proxy.stdout)\(proxy.stderr)")
+        #expect(proxy.targets.contains("localhost:\(serverPort)"), "microsocks saw: \(proxy.targets)")
         let doctor = try await node.cli().run("doctor", "--json")
         let detail = (doctor.object?["checks"] as? [[String: Any]])?.first { $0["name"] as? String == "source node" }?["detail"] as? String ?? ""
-        #expect(detail.contains("route: through socks5h://127.0.0.1:\(port) (the proxy answers)"), "\(detail)")
+        #expect(detail.contains("route: through \(proxy.url) (the proxy answers)"), "\(detail)")
 
         // The proxy down: the source fails and doctor says the proxy does not answer.
-        proxy.send(SIGKILL)
-        #expect(await proxy.exitStatus(within: .seconds(10)) != nil)
+        await proxy.stop()
         let down = try await node.cli().run("doctor", "--json")
         let failed = (down.object?["checks"] as? [[String: Any]])?.first { $0["name"] as? String == "source node" }
         #expect(failed?["ok"] as? Bool == false)
         #expect((failed?["detail"] as? String)?.contains("the proxy does not answer") == true, "\(String(describing: failed))")
-    }
-
-    static func listens(_ port: Int) async -> Bool {
-        (try? await ProcessRunner.run("/usr/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port)"], environment: [:], currentDirectory: "/").status) == 0
     }
 
     /// SPEC.md section 21: a payment that enters the server's mempool shows, and its webhook is

@@ -4,6 +4,7 @@ import Glibc
 import Logging
 import Synchronization
 import Testing
+import TestSupport
 import WalletWatchNet
 
 /// A client with test-sized backoffs (10 to 50 ms), changed by `adjust`. Its timeouts are
@@ -186,4 +187,9 @@ final class RawPeer: @unchecked Sendable {
     func receiveUntilEnd() -> [UInt8] {
         receive(count: .max)
     }
+}
+
+extension SOCKSProxy {
+    /// A route through this proxy (`exceptions` as libcurl's NOPROXY).
+    func route(exceptions: String = "") -> NetworkRoute { .proxy(url: url, exceptions: exceptions) }
 }

@@ -2,28 +2,29 @@
 import Glibc
 #endif
 import Foundation
-import TestSupport
-import WalletWatchNet
 
 /// A real SOCKS5 proxy: Debian's `microsocks` on a free port of 127.0.0.2 (scripts/setup
 /// installs it). It prints a line to stderr for each connection it makes for a client, naming the target as the
 /// client gave it (`client[5] 127.0.0.1: connected to localhost:4242`): a host name there means
 /// the name, not an address, reached the proxy.
-final class SOCKSProxy: @unchecked Sendable {
-    let port: Int
+public final class SOCKSProxy: @unchecked Sendable {
+    /// The port it listens on.
+    public let port: Int
     private let process: BackgroundProcess
     private let folder = TemporaryDirectory("walletwatch-socks")
 
-    enum Failure: Error { case didNotStart(String) }
+    /// It did not answer SOCKS5 within 10 seconds; its stderr.
+    public enum Failure: Error { case didNotStart(String) }
 
     /// The address it listens on: a loopback address of its own, so that the port found free
     /// for it cannot meanwhile be given to one of the test servers, which all listen on
     /// 127.0.0.1 (a client of theirs would then reach the wrong program).
-    static let host = "127.0.0.2"
+    public static let host = "127.0.0.2"
 
-    init() async throws {
+    /// Starts microsocks and returns once it answers SOCKS5.
+    public init() async throws {
         // microsocks cannot pick its own port: one found free is handed to it.
-        port = Self.unusedPort()
+        port = unusedLoopbackPort(host: Self.host)
         let launcher = folder.write("launch.py", Self.launcher)
         process = try BackgroundProcess("/usr/bin/python3", [launcher, "/usr/bin/microsocks", "-i", Self.host, "-p", "\(port)"],
                                         environment: [:], currentDirectory: folder.path)
@@ -56,19 +57,17 @@ final class SOCKSProxy: @unchecked Sendable {
     """#
 
     /// `socks5h://127.0.0.2:PORT`: names are resolved by the proxy.
-    var url: String { "socks5h://\(Self.host):\(port)" }
-
-    /// A route through this proxy (`exceptions` as libcurl's NOPROXY).
-    func route(exceptions: String = "") -> NetworkRoute { .proxy(url: url, exceptions: exceptions) }
+    public var url: String { "socks5h://\(Self.host):\(port)" }
 
     /// The targets it connected to, as `HOST:PORT`, in order.
-    var targets: [String] {
+    public var targets: [String] {
         process.stderr.split(separator: "\n").compactMap { line in
             line.range(of: "connected to ").map { String(line[$0.upperBound...]) }
         }
     }
 
-    func stop() async {
+    /// Kills it (and with it every connection it carries).
+    public func stop() async {
         process.send(SIGKILL)
         _ = await process.exitStatus(within: .seconds(10))
     }
@@ -99,10 +98,4 @@ final class SOCKSProxy: @unchecked Sendable {
         return recv(probe, &answer, 2, Int32(MSG_WAITALL)) == 2 && answer == [5, 0]
     }
 
-    /// A port of ``host`` that nothing listens on: bound to port 0, read back, and let go.
-    private static func unusedPort() -> Int {
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(probe) }
-        return Int(UInt16(bigEndian: bindToLoopback(probe, host: host).sin_port))
-    }
 }
