@@ -8,9 +8,10 @@ extension SimulatorState {
         stride(from: height, through: max(0, height - 9), by: -1).map { chain.blockSummary($0) }
     }
 
-    /// `list` as Esplora serves it, each mined one with its block's hash and time.
-    func esploraTransactions(_ list: [EsploraTxSpec]) -> [EsploraTransaction] {
-        list.map { EsploraTransaction($0, stamp: chain.stamp(of: $0)) }
+    /// The block (hash and time) of each of `list`, nil for a mempool one: what Esplora's
+    /// `status` shows. The transactions are expanded outside the actor, where requests run in parallel.
+    func stamps(of list: [EsploraTxSpec]) -> [BlockStamp?] {
+        list.map { chain.stamp(of: $0) }
     }
 
     /// A real transaction's bytes (`/tx/:txid/hex`, `blockchain.transaction.get`).

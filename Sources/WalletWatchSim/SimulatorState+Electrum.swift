@@ -53,22 +53,12 @@ extension SimulatorState {
 
     // MARK: faults and the request log
 
-    func addElectrumFault(_ fault: ElectrumFault) throws {
-        if let times = fault.times, times < 1 { throw SimulatorError(.invalid, "times must be >= 1") }
-        electrumFaults.append(fault)
-    }
+    func addElectrumFault(_ fault: ElectrumFault) throws { try electrumFaults.add(fault) }
 
-    func clearElectrumFaults() { electrumFaults.removeAll() }
+    func clearElectrumFaults() { electrumFaults.clear() }
 
     /// The first Electrum fault that matches `method`, counting it as served.
-    func takeElectrumFault(for method: String) -> ElectrumFaultKind? {
-        guard let index = electrumFaults.firstIndex(where: { $0.matches(method) }) else { return nil }
-        let kind = electrumFaults[index].kind
-        if let times = electrumFaults[index].times {
-            if times <= 1 { electrumFaults.remove(at: index) } else { electrumFaults[index].times = times - 1 }
-        }
-        return kind
-    }
+    func takeElectrumFault(for method: String) -> ElectrumFaultKind? { electrumFaults.take(for: method) }
 
     func recordElectrum(_ record: ElectrumRequestRecord) {
         if electrumLog.count >= SimulatorState.logLimit { electrumLog.removeFirst(electrumLog.count / 10) }

@@ -12,10 +12,10 @@ actor SimulatorState {
     /// The HD wallets of the scenario, by name (see `SimulatorState+HD.swift`).
     var hdWallets: [String: SimulatedHDWallet] = [:]
     private(set) var prices: PriceTable
-    private var faults: [Fault] = []
+    private var faults = FaultList<Fault>()
     private var log: [RequestRecord] = []
     /// The Electrum face's faults and request log (see `SimulatorState+Electrum.swift`).
-    var electrumFaults: [ElectrumFault] = []
+    var electrumFaults = FaultList<ElectrumFault>()
     var electrumLog: [ElectrumRequestRecord] = []
     /// Where a real chain's faces listen, once they do.
     private(set) var endpoints: BitcoinEndpoints?
@@ -241,24 +241,14 @@ actor SimulatorState {
 
     // MARK: faults and the request log
 
-    func addFault(_ fault: Fault) throws {
-        if let times = fault.times, times < 1 { throw SimulatorError(.invalid, "times must be >= 1") }
-        faults.append(fault)
-    }
+    func addFault(_ fault: Fault) throws { try faults.add(fault) }
 
-    func clearFaults() { faults.removeAll() }
+    func clearFaults() { faults.clear() }
 
-    var activeFaults: [Fault] { faults }
+    var activeFaults: [Fault] { faults.faults }
 
     /// The first fault that matches `path`, counting it as served.
-    func takeFault(for path: String) -> FaultKind? {
-        guard let index = faults.firstIndex(where: { $0.matches(path) }) else { return nil }
-        let kind = faults[index].kind
-        if let times = faults[index].times {
-            if times <= 1 { faults.remove(at: index) } else { faults[index].times = times - 1 }
-        }
-        return kind
-    }
+    func takeFault(for path: String) -> FaultKind? { faults.take(for: path) }
 
     /// Counts a request being answered; returns how many are, this one included.
     func beginAnswering() -> Int {

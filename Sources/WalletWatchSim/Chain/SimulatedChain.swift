@@ -58,6 +58,7 @@ struct SimulatedChain: Sendable {
         if let raw = SimulatedTransaction.signed(spec), raw.txid == spec.txid, spendsRealOutputs(spec) {
             try addReal(spec, raw: raw)
         } else {
+            if let height = spec.blockHeight { try checkHeight(height) }
             try esplora.add(spec)
             if let height = spec.blockHeight { raiseTip(to: height) }
         }
@@ -105,8 +106,8 @@ struct SimulatedChain: Sendable {
     /// must be mined no later, its children no earlier). `time` sets the block's time.
     mutating func confirm(_ txid: String, height: Int, time: Int64?) throws {
         guard height >= 0 else { throw SimulatorError(.invalid, "a block height must be >= 0") }
+        try checkHeight(height)
         if let transaction = ledger.transaction(txid) {
-            try checkHeight(height)
             retireBlocks(from: min(transaction.height ?? height, height))
             try ledger.move(txid, to: height)
             if isReal, let time { setBlockTime(time, at: height) }

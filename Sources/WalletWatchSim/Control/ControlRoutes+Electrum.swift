@@ -10,7 +10,7 @@ extension ControlRoutes {
             }
             return try Self.reply(endpoints)
         }
-        control.get("electrum/faults") { _, _ in try Self.reply(await state.electrumFaults) }
+        control.get("electrum/faults") { _, _ in try Self.reply(await state.electrumFaults.faults) }
         control.post("electrum/faults") { request, context in
             let fault = try await Self.body(ElectrumFault.self, request, context)
             try await state.addElectrumFault(fault)

@@ -30,11 +30,13 @@ final class ElectrumConnection: Sendable {
 
     /// Serves the connection until the client leaves, a fault closes it, or the task is cancelled.
     func run(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+        // Watching starts before the first call is read, so no change after a subscription is missed.
+        let changes = await state.chainChanges()
         try? await channel.executeThenClose { inbound, outbound in
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await self.write(to: outbound) }
                 group.addTask { await self.read(inbound) }
-                group.addTask { await self.notify() }
+                group.addTask { await self.notify(changes) }
                 // The writer ends the connection: the client left (the reader finished the
                 // queue), a fault closed it, or the simulator is stopping.
                 await group.next()
@@ -80,8 +82,8 @@ final class ElectrumConnection: Sendable {
 
     // MARK: notifications
 
-    private func notify() async {
-        for await _ in await state.chainChanges() {
+    private func notify(_ changes: AsyncStream<Void>) async {
+        for await _ in changes {
             await sendNotifications()
         }
     }

@@ -12,8 +12,10 @@
 /// `not_jsonrpc` (JSON without `jsonrpc`, `result` or `error`), `error` (`code`, `message`),
 /// `long_line` (`bytes`, default 2,000,000: one line that long), `history_too_large` (ElectrumX's
 /// `{"code": 10001, "message": "history too large"}`), `version` (`version`, default "1.3": what
-/// `server.version` answers), `garbage` (a line that is not JSON).
-public struct ElectrumFault: Sendable, Hashable, Codable {
+/// `server.version` answers), `garbage` (a line that is not JSON), `reversed_batch` (the batch
+/// holding the call is answered in reverse order: JSON-RPC allows any order, and ElectrumX answers
+/// a batch's calls in the order they complete).
+public struct ElectrumFault: Sendable, Hashable, Codable, ScopedFault {
     /// An exact method, a prefix ending in `*`, or `*`.
     public var method: String
     /// What the fault does.
@@ -29,10 +31,7 @@ public struct ElectrumFault: Sendable, Hashable, Codable {
     }
 
     /// Whether the fault applies to a call of `name`.
-    public func matches(_ name: String) -> Bool {
-        if method.hasSuffix("*") { return name.hasPrefix(String(method.dropLast())) }
-        return name == method
-    }
+    public func matches(_ name: String) -> Bool { Self.scope(method, matches: name) }
 
     private enum CodingKeys: String, CodingKey { case method, kind, times, after, seconds, bytes, code, message, version }
 

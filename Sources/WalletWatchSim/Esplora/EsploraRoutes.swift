@@ -93,11 +93,12 @@ struct EsploraRoutes {
         guard let spec = await state.esploraTransaction(try Self.txid(context)) else {
             throw Self.error("Transaction not found", .notFound)
         }
-        return await state.esploraTransactions([spec])[0]
+        return EsploraTransaction(spec, stamp: await state.stamps(of: [spec])[0])
     }
 
     func transactions(_ list: [EsploraTxSpec], _ context: SimRequestContext) async throws -> Response {
-        try context.json(await state.esploraTransactions(list))
+        let stamps = await state.stamps(of: list)
+        return try context.json(zip(list, stamps).map { EsploraTransaction($0, stamp: $1) })
     }
 }
 

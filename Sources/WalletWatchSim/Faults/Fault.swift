@@ -10,7 +10,7 @@
 /// `redirect` (`location`, default `file:///etc/passwd`), `deep_nesting` (`depth`, default
 /// 100000), `huge_string` (`bytes`, default 100 MB; `in_array` wraps the object in an array),
 /// `recorded` (`body`: this exact text answered with 200 and `application/json`).
-public struct Fault: Sendable, Hashable, Codable {
+public struct Fault: Sendable, Hashable, Codable, ScopedFault {
     /// An exact path, or a prefix ending in `*`.
     public var path: String
     /// What the fault does.
@@ -26,10 +26,7 @@ public struct Fault: Sendable, Hashable, Codable {
     }
 
     /// Whether the fault applies to a request for `requestPath`.
-    public func matches(_ requestPath: String) -> Bool {
-        if path.hasSuffix("*") { return requestPath.hasPrefix(String(path.dropLast())) }
-        return requestPath == path
-    }
+    public func matches(_ requestPath: String) -> Bool { Self.scope(path, matches: requestPath) }
 
     private enum CodingKeys: String, CodingKey {
         case path, kind, times, status, seconds, bytes, location, depth, body

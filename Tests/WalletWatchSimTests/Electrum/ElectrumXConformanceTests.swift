@@ -11,11 +11,16 @@ import WalletWatchBitcoin
 /// balances, unspent outputs, raw transactions, merkle proofs. Then again after a mempool
 /// payment (ElectrumX's notification arrives), a new block and a reorg.
 @Suite(.serialized) struct ElectrumXConformanceTests {
+    /// A testnet account key (regtest addresses).
+    static let vpub = "vpub5SLqN2bLY4WeZF3kL4VqiWF1itbf3A6oRrq9aPf16AZMVWYCuN9TxpAZwCzVgW94TNzZPNc9XAHD4As6pdnExBtCDGYRmNJrcJ4eV9hNqcv"
+
     static let plain = [ChainFixture.p2wpkh, ChainFixture.p2pkh, ChainFixture.p2sh, ChainFixture.p2tr, ChainFixture.p2wsh]
 
     static let scenario = ChainFixture.scenario(tip: 200, esplora: EsploraScenario(
         hdWallets: [HDWalletScenario(name: "w", xpub: HDScenarioTests.bip84, receive: Array(0..<55), change: Array(0..<55),
-                                     mempoolReceive: [55, 56], seed: 3)],
+                                     mempoolReceive: [55, 56], seed: 3),
+                    // Only a mempool deposit: its spend (made during the test) has an unconfirmed input (-1).
+                    HDWalletScenario(name: "m", xpub: Self.vpub, network: "regtest", mempoolReceive: [0], seed: 4)],
         payments: [
             PaymentScenario(address: ChainFixture.p2pkh, value: 25_000, blockHeight: 120),
             PaymentScenario(address: ChainFixture.p2sh, value: 26_000, blockHeight: 150),
@@ -45,6 +50,7 @@ import WalletWatchBitcoin
         var scripts = Self.plain + [await sim.faucetAddress]
         for index in 0..<57 { scripts.append(try await sim.hdAddress(wallet: "w", index: index)) }
         for index in 0..<55 { scripts.append(try await sim.hdAddress(wallet: "w", chain: .change, index: index)) }
+        scripts += [try await sim.hdAddress(wallet: "m", index: 0), try await sim.hdAddress(wallet: "m", chain: .change, index: 0)]
         let ours = try await ElectrumTestClient.connect(sim.electrumTCPURL)
         // ElectrumX over SSL, with the simulator's certificate and key.
         let theirs = try await ElectrumTestClient.connect(electrumx.sslURL)
@@ -58,11 +64,15 @@ import WalletWatchBitcoin
         #expect(try await theirs.result("blockchain.scripthash.subscribe", [watched]) as? String == ChainFixture.status(entries))
         #expect(try await ours.result("blockchain.scripthash.subscribe", [watched]) as? String == ChainFixture.status(entries))
         let payment = try await sim.pay(ChainFixture.p2wpkh, value: 41_000)
+        // A mempool spend of a mempool deposit: height -1 on both servers.
+        let unconfirmed = try await sim.hdSpend(wallet: "m", pay: 20_000, changeIndex: 0)
         for client in [theirs, ours] {
             let notified = try #require(try await client.notification("blockchain.scripthash.subscribe", first: watched, within: .seconds(20)))
             #expect(notified.last as? String == ChainFixture.status(entries + [(payment.txid, 0)]))
         }
         try await Self.expectAlike(ours, theirs, scripts: scripts, tip: 200, "after a mempool payment")
+        let spent = try #require(try await theirs.result("blockchain.scripthash.get_mempool", [ChainFixture.scripthash(scripts.last!)]) as? [[String: Any]])
+        #expect(spent.map { $0["tx_hash"] as? String } == [unconfirmed.txid] && spent.first?["height"] as? Int == -1)
 
         // A block mines it.
         _ = try await theirs.result("blockchain.headers.subscribe")
