@@ -34,12 +34,14 @@ final class ElectrumConnection: Sendable {
         let changes = await state.chainChanges()
         try? await channel.executeThenClose { inbound, outbound in
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.write(to: outbound) }
                 group.addTask { await self.read(inbound) }
                 group.addTask { await self.notify(changes) }
-                // The writer ends the connection: the client left (the reader finished the
-                // queue), a fault closed it, or the simulator is stopping.
-                await group.next()
+                // The writer alone ends the connection, once it has written everything queued
+                // before the reader's `.close`: the client left, a fault closed it (a `drop`
+                // after some answers of a batch must still deliver them), or the simulator is
+                // stopping. Waiting for whichever task ends first raced the reader's return
+                // against the writer's last write.
+                await self.write(to: outbound)
                 group.cancelAll()
             }
         }
