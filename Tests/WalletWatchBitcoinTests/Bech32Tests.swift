@@ -148,7 +148,8 @@ import WalletWatchBitcoin
     }
 
     /// A single mistyped character is located: the checksum's distance of at least 5 leaves one fix.
-    @Test(arguments: [12, 20, 42])
+    /// Every place after the separator, the witness version's and the checksum's included.
+    @Test(arguments: Array(4...42))
     func locatesOneMistypedCharacter(position: Int) throws {
         let valid = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
         var characters = Array(valid)
