@@ -30,7 +30,10 @@ ONLY = next((sys.argv[i + 1].split(",") for i in range(3, len(sys.argv) - 1) if 
 HD_USED = 20 if QUICK else 200
 # BIP86's test vector account key (any xpub would do), as a wpkh wallet with change.
 HD_XPUB = "xpub6BgBgsespWvERF3LHQu6CnqdvfEvtMcQjYrcRzx53QJjSxarj2afYWcLteoGVky7D3UKDP9QyrLprQ3VCECoY49yfdDEHGCtMMj92pReUsQ"
+# Made absolute: the peers run with the bench's folder as their working directory, where a
+# relative path (scripts/bench passes .build/python-tools/bin/python) would not be found.
 PYTHON = os.environ.get("WALLETWATCH_BENCH_PYTHON", sys.executable)
+PYTHON = os.path.abspath(PYTHON) if os.sep in PYTHON else PYTHON
 SIZES = [10_000, 100_000] if QUICK else [100_000, 1_000_000]
 MONTH_SIZES = (1_000, 100_000 if QUICK else 1_000_000)
 HISTORY_ROWS = 10_000
