@@ -719,10 +719,14 @@ def electrum_ingest(folder, env, relay):
             "round_trip_sequence": [{"s": trip["last"] - trip["asked"], "methods": dict(trip["methods"])} for trip in counted["trips"]]}
 
 
+def methods_text(methods):
+    """`{"blockchain.scripthash.subscribe": 70, ...}` as "70 scripthash.subscribe, ..."."""
+    return ", ".join(f"{count} {(method or '?').removeprefix('blockchain.')}" for method, count in methods.items())
+
+
 def sequence(run):
     """A pass's round trips in order: what each asked and how long it took."""
-    return "; ".join("+".join(f"{count} {(method or '?').removeprefix('blockchain.')}" for method, count in trip["methods"].items()) + f" {trip['s']:.2f}s"
-                     for trip in run["round_trip_sequence"])
+    return "; ".join(f"{methods_text(trip['methods'])} {trip['s']:.2f}s" for trip in run["round_trip_sequence"])
 
 
 def without_timeline(counted):
@@ -899,50 +903,52 @@ def electrum_table(result):
     stock = result["electrumx_stock"]
     row = lambda label, ours, theirs, target="": f"{label:<44}{ours:>16}{theirs:>20}{target:>14}"
     seconds = lambda value: f"{value:.2f}s"
-    waits = lambda counted: f"{counted['round_trip_wait_median_s']:.2f}s / {counted['round_trip_wait_max_s']:.2f}s"
+    trips = lambda counted: f"{counted['round_trip_wait_median_s']:.2f}s / {counted['round_trip_wait_max_s']:.2f}s"
     agree = lambda run: "agree" if (run["requests"], run["round_trips"]) == (run["relay"]["requests"], run["relay"]["round_trips"]) else "DIFFER"
-    lines = ["", f"Electrum, an HD wallet with {result['receive_used'] + result['change_used']} used addresses ({result['receive_used']} receive, "
-             f"{result['change_used']} change; wpkh, BIP84's test key), gap limit {result['gap_limit']}, on ElectrumX {result['electrumx']} "
-             f"with its stock settings (cost soft/hard limit {stock.get('session cost soft limit', '?')}/{stock.get('session cost hard limit', '?')}, "
-             f"request sleep {stock.get('request sleep', '?')}, initial concurrency {stock.get('initial concurrent', '?')}, block and mempool "
-             f"polls every 5 s: DAEMON_POLL_INTERVAL_* unset); BDK {result['bdkpython']} (batches of {result['bdk_batch_size']})",
-             row("", "walletwatch", "BDK (bdkpython)", "target"),
-             row("first sync: round trips (relay)", first["relay"]["round_trips"], bdk["full_scan"]["round_trips"], "<= BDK"),
-             row("first sync: requests (relay)", first["relay"]["requests"], bdk["full_scan"]["requests"]),
-             row("first sync: wall time", seconds(ww["first_s"]), seconds(bdk["connect_s"] + bdk["full_scan_s"]), "<= BDK"),
-             row("first sync: round trip, median/max", waits(first["relay"]), waits(bdk["full_scan"])),
-             row("no-change pass: round trips (relay)", quiet["relay"]["round_trips"], bdk["sync"]["round_trips"]),
-             row("no-change pass: requests (relay)", quiet["relay"]["requests"], bdk["sync"]["requests"]),
-             row("no-change pass: history+tx+header requests", quiet["relay"]["history_requests"], bdk["sync"]["history_requests"], "0"),
-             row("no-change pass: wall time", seconds(ww["quiet_s"]), seconds(bdk["sync_s"]), "<= BDK"),
-             row("no-change pass: round trip, median/max", waits(quiet["relay"]), waits(bdk["sync"])),
-             row("balance: confirmed sats", ww["confirmed"], bdk["confirmed"], "equal"),
-             row("balance: pending sats", ww["pending"], bdk["pending"], "equal"),
-             row("transactions", ww["transactions"], bdk["transactions"]),
-             f"walletwatch's own counts (ingest --json): first sync {first['requests']} requests, {first['round_trips']} round trips "
-             f"({agree(first)} with the relay); no-change pass {quiet['requests']} requests, {quiet['round_trips']} round trips ({agree(quiet)}).",
-             f"walletwatch's first sync, round trip by round trip: {sequence(first)}",
-             f"its no-change pass: {sequence(quiet)}",
-             f"first sync methods: walletwatch {first['relay']['methods']}; BDK {bdk['full_scan']['methods']}",
-             f"no-change pass methods: walletwatch {quiet['relay']['methods']}; BDK {bdk['sync']['methods']}",
-             f"walletwatch: whole processes (start, config, database, connection, write), the median of {len(ww['first_runs'])}; "
-             f"BDK: the calls alone (connect {bdk['connect_s']:.2f}s + full_scan, then sync of the {bdk['revealed'][0] + 1} + "
-             f"{bdk['revealed'][1] + 1} revealed scripts), one run. A round trip: a client write the server then answered, counted by "
-             f"the relay both go through.",
-             "",
-             f"push latency, `walletwatch run` on that database, {len(latency['payments'])} mempool payments to the next unused receive addresses:",
-             row("", "median", "max", "target"),
-             row("ElectrumX notifies a subscriber -> row stored", seconds(latency["notified_to_row_median_s"]),
-                 seconds(latency["notified_to_row_max_s"]), "< 2s"),
-             row("control API call -> row stored", seconds(latency["call_to_row_median_s"]), seconds(latency["call_to_row_max_s"])),
-             "  (the second includes ElectrumX's mempool poll, every 5 s by default)",
-             "  per payment: " + "; ".join(f"{run['notified_to_row_s']:.2f}s, {run['round_trips']} round trips ("
-                                          + ", ".join(f"+{trip['wrote']:.2f}->+{trip['answered']:.2f} "
-                                                      + "+".join(f"{count} {(method or '?').removeprefix('blockchain.')}" for method, count in trip["methods"].items())
-                                                      for trip in run["round_trips_after_notification_s"]) + ")"
-                                          for run in latency["payments"]),
-             "  (each round trip: when walletwatch wrote -> when its last answer came, in seconds after the subscriber's notification, and what it asked)"]
+    lines = [
+        "", f"Electrum: an HD wallet with {result['receive_used'] + result['change_used']} used addresses ({result['receive_used']} receive, "
+        f"{result['change_used']} change; wpkh, BIP84's test key), gap limit {result['gap_limit']}, BDK {result['bdkpython']} "
+        f"(batches of {result['bdk_batch_size']}),",
+        f"on ElectrumX {result['electrumx']} with its stock settings (cost soft/hard limit {stock.get('session cost soft limit', '?')}/"
+        f"{stock.get('session cost hard limit', '?')}, request sleep {stock.get('request sleep', '?')}, initial concurrency "
+        f"{stock.get('initial concurrent', '?')}; DAEMON_POLL_INTERVAL_* unset: block and mempool polls every 5 s)",
+        row("", "walletwatch", "BDK (bdkpython)", "target"),
+        row("first sync: round trips (relay)", first["relay"]["round_trips"], bdk["full_scan"]["round_trips"], "<= BDK"),
+        row("first sync: requests (relay)", first["relay"]["requests"], bdk["full_scan"]["requests"]),
+        row("first sync: wall time", seconds(ww["first_s"]), seconds(bdk["connect_s"] + bdk["full_scan_s"]), "<= BDK"),
+        row("first sync: round trip, median/max", trips(first["relay"]), trips(bdk["full_scan"])),
+        row("no-change pass: round trips (relay)", quiet["relay"]["round_trips"], bdk["sync"]["round_trips"]),
+        row("no-change pass: requests (relay)", quiet["relay"]["requests"], bdk["sync"]["requests"]),
+        row("no-change pass: history+tx+header requests", quiet["relay"]["history_requests"], bdk["sync"]["history_requests"], "0"),
+        row("no-change pass: wall time", seconds(ww["quiet_s"]), seconds(bdk["sync_s"]), "<= BDK"),
+        row("no-change pass: round trip, median/max", trips(quiet["relay"]), trips(bdk["sync"])),
+        row("balance: confirmed sats", ww["confirmed"], bdk["confirmed"], "equal"),
+        row("balance: pending sats", ww["pending"], bdk["pending"], "equal"),
+        row("transactions", ww["transactions"], bdk["transactions"]),
+        f"walletwatch: whole processes (start, config, database, connection, write), the median of {len(ww['first_runs'])}; BDK: the "
+        f"calls alone (connect {bdk['connect_s']:.2f}s + full_scan; sync of the {bdk['revealed'][0] + 1} + {bdk['revealed'][1] + 1} "
+        f"revealed scripts), one run. Round trips and requests are counted by the relay both talk to ElectrumX through; a round "
+        f"trip is a client write the server then answered, and lasts until the last answer before the next write.",
+        f"walletwatch's own counts (ingest --json): first sync {first['requests']} requests, {first['round_trips']} round trips "
+        f"({agree(first)} with the relay); no-change pass {quiet['requests']} requests, {quiet['round_trips']} round trips ({agree(quiet)}).",
+        f"walletwatch's first sync, round trip by round trip: {sequence(first)}",
+        f"its no-change pass: {sequence(quiet)}",
+        f"BDK's full_scan asked: {methods_text(bdk['full_scan']['methods'])}",
+        f"BDK's sync asked: {methods_text(bdk['sync']['methods'])}",
+        "",
+        f"push latency: `walletwatch run` on that database, {len(latency['payments'])} mempool payments to the next unused receive addresses",
+        row("", "median", "max", "target"),
+        row("ElectrumX notifies a subscriber -> row stored", seconds(latency["notified_to_row_median_s"]),
+            seconds(latency["notified_to_row_max_s"]), "< 2s"),
+        row("control API call -> row stored", seconds(latency["call_to_row_median_s"]), seconds(latency["call_to_row_max_s"])),
+        "(the second includes ElectrumX's mempool poll, every 5 s by default; each round trip below: when walletwatch wrote -> "
+        "when its last answer came, in seconds after the subscriber's notification, and what it asked)",
+    ]
+    for number, run in enumerate(latency["payments"], 1):
+        lines.append(f"  payment {number}: {run['notified_to_row_s']:.2f}s, {run['round_trips']} round trips: " + "; ".join(
+            f"+{trip['wrote']:.2f}->+{trip['answered']:.2f} {methods_text(trip['methods'])}" for trip in run["round_trips_after_notification_s"]))
     return "\n".join(lines)
+
 
 def month_status():
     """(f): month status with 1,000,000 transactions and 10,000 history rows against 1,000."""
