@@ -640,6 +640,8 @@ class ElectrumRelay:
                 "round_trip_wait_median_s": median(waits) if waits else 0.0,
                 "round_trip_wait_max_s": max(waits, default=0.0),
                 "round_trips_waiting_over_0_5_s": len([w for w in waits if w > 0.5]),
+                # How many round trips asked what: {"10 scripthash.get_history": 34, ...}.
+                "round_trip_kinds": dict(collections.Counter(methods_text(trip["methods"]) for trip in trips).most_common()),
                 "notifications": [(t, method, first) for t, _, method, first in notifications], "trips": trips}
 
 
@@ -904,6 +906,7 @@ def electrum_table(result):
     row = lambda label, ours, theirs, target="": f"{label:<44}{ours:>16}{theirs:>20}{target:>14}"
     seconds = lambda value: f"{value:.2f}s"
     trips = lambda counted: f"{counted['round_trip_wait_median_s']:.2f}s / {counted['round_trip_wait_max_s']:.2f}s"
+    kinds = lambda counted: "; ".join(f"{count} x [{kind}]" for kind, count in counted["round_trip_kinds"].items())
     agree = lambda run: "agree" if (run["requests"], run["round_trips"]) == (run["relay"]["requests"], run["relay"]["round_trips"]) else "DIFFER"
     lines = [
         "", f"Electrum: an HD wallet with {result['receive_used'] + result['change_used']} used addresses ({result['receive_used']} receive, "
@@ -934,7 +937,9 @@ def electrum_table(result):
         f"walletwatch's first sync, round trip by round trip: {sequence(first)}",
         f"its no-change pass: {sequence(quiet)}",
         f"BDK's full_scan asked: {methods_text(bdk['full_scan']['methods'])}",
+        f"  in round trips of: {kinds(bdk['full_scan'])}",
         f"BDK's sync asked: {methods_text(bdk['sync']['methods'])}",
+        f"  in round trips of: {kinds(bdk['sync'])}",
         "",
         f"push latency: `walletwatch run` on that database, {len(latency['payments'])} mempool payments to the next unused receive addresses",
         row("", "median", "max", "target"),
