@@ -6,15 +6,23 @@ process. Nothing is asserted: the figures are the result.
 
 usage: bench.py BIN_DIR OUT_JSON [--quick] [--only PART,...]
   --quick  10,000 and 100,000 movements instead of 100,000 and 1,000,000 (a smoke run)
-  --only   run only these parts: ark, esplora, month, backfill, hd (default: all)
+  --only   run only these parts: ark, esplora, month, backfill, hd, electrum (default: all)
 
 The hd part compares walletwatch with the Bitcoin Dev Kit (bdkpython, run by scripts/bench_bdk.py
-in its own process; a bench-only dependency) on the same wallet and simulator.
+in its own process; a bench-only dependency) on the same wallet and simulator. The electrum part
+compares them again through a real ElectrumX 2.0.0 (stock settings) indexing the simulator's
+regtest chain, BDK's Electrum client run by scripts/bench_bdk_electrum.py, both counted by the
+same relay; then it measures the daemon's latency from a mempool payment to the stored row.
 """
+import asyncio
+import collections
+import hashlib
 import json
 import os
 import shutil
 import signal
+import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -26,11 +34,14 @@ import urllib.request
 BIN, OUT = sys.argv[1], sys.argv[2]
 QUICK = "--quick" in sys.argv[3:]
 ONLY = next((sys.argv[i + 1].split(",") for i in range(3, len(sys.argv) - 1) if sys.argv[i] == "--only"),
-            ["ark", "esplora", "month", "backfill", "hd"])
+            ["ark", "esplora", "month", "backfill", "hd", "electrum"])
 HD_USED = 20 if QUICK else 200
 # BIP86's test vector account key (any xpub would do), as a wpkh wallet with change.
 HD_XPUB = "xpub6BgBgsespWvERF3LHQu6CnqdvfEvtMcQjYrcRzx53QJjSxarj2afYWcLteoGVky7D3UKDP9QyrLprQ3VCECoY49yfdDEHGCtMMj92pReUsQ"
+# Made absolute: the peers run with the bench's folder as their working directory, where a
+# relative path (scripts/bench passes .build/python-tools/bin/python) would not be found.
 PYTHON = os.environ.get("WALLETWATCH_BENCH_PYTHON", sys.executable)
+PYTHON = os.path.abspath(PYTHON) if os.sep in PYTHON else PYTHON
 SIZES = [10_000, 100_000] if QUICK else [100_000, 1_000_000]
 MONTH_SIZES = (1_000, 100_000 if QUICK else 1_000_000)
 HISTORY_ROWS = 10_000
@@ -67,16 +78,18 @@ def median(values):
     return statistics.median(values)
 
 
-def start_simulator(name, scenario):
+def start_simulator(name, scenario, extra=(), ready_file=None):
+    """Starts walletwatch-sim on `scenario` and returns it and its base URL once it listens (and,
+    with `ready_file`, once it has written that file: its endpoints file, which follows the port)."""
     path = os.path.join(work, f"{name}.json")
     port_file = os.path.join(work, f"{name}.port")
     with open(path, "w") as file:
         json.dump(scenario, file)
-    process = subprocess.Popen([f"{BIN}/walletwatch-sim", "--scenario", path, "--port", "0", "--port-file", port_file],
+    process = subprocess.Popen([f"{BIN}/walletwatch-sim", "--scenario", path, "--port", "0", "--port-file", port_file, *extra],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     simulators.append(process)
     deadline = time.time() + 60
-    while not (os.path.exists(port_file) and open(port_file).read().strip()):
+    while not all(os.path.exists(f) and open(f).read().strip() for f in (port_file, ready_file or port_file)):
         if time.time() > deadline or process.poll() is not None:
             raise SystemExit("bench: the simulator did not start")
         time.sleep(0.05)
@@ -411,6 +424,537 @@ def hd_table(hd):
     return "\n".join(lines)
 
 
+# --- The electrum part: walletwatch and BDK's Electrum client on a real ElectrumX -------------------
+
+ELECTRUM_RECEIVE, ELECTRUM_CHANGE = (20, 10) if QUICK else (200, 100)
+# BIP84's test vector account key (m/84'/0'/0' of "abandon ... about"): a wpkh wallet on bitcoin.
+# The simulator's chain is regtest, but the server sees only scripts, which do not depend on it.
+ELECTRUM_ZPUB = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs"
+ELECTRUM_GAP = 20
+# How many scripts BDK asks in one batch: its callers choose (bdkpython has no default); 10 is
+# between the 5 of bdk_wallet's example_wallet_electrum and walletwatch's 500.
+BDK_BATCH = 10
+LATENCY_PAYMENTS = 5
+ELECTRUMX = os.path.join(os.path.dirname(PYTHON), "electrumx_server")
+HISTORY_METHODS = ("blockchain.scripthash.get_history", "blockchain.transaction.get", "blockchain.block.header",
+                   "blockchain.block.headers")
+BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+
+
+def extended_key(key, version):
+    """`key` (an xpub/zpub/tpub...) re-encoded with another 4-byte version (hex): the same key."""
+    number = 0
+    for char in key:
+        number = number * 58 + BASE58.index(char)
+    raw = number.to_bytes(82, "big")
+    payload = bytes.fromhex(version) + raw[4:78]
+    data = payload + hashlib.sha256(hashlib.sha256(payload).digest()).digest()[:4]
+    number, text = int.from_bytes(data, "big"), ""
+    while number:
+        number, digit = divmod(number, 58)
+        text = BASE58[digit] + text
+    return text
+
+
+def scripthash(address):
+    """The Electrum scripthash of a segwit address (SHA-256 of its output script, reversed, hex).
+    The checksum is not checked: the simulator made the address."""
+    _, data = address.lower().rsplit("1", 1)
+    values = [BECH32.index(char) for char in data[:-6]]
+    accumulator, bits, program = 0, 0, []
+    for value in values[1:]:
+        accumulator, bits = (accumulator << 5) | value, bits + 5
+        while bits >= 8:
+            bits -= 8
+            program.append((accumulator >> bits) & 0xFF)
+    script = bytes([values[0] + 0x50 if values[0] else 0, len(program)]) + bytes(program)
+    return hashlib.sha256(script).digest()[::-1].hex()
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class ElectrumSocket:
+    """A minimal Electrum client (newline-delimited JSON-RPC over TCP) for the bench's own
+    questions: ElectrumX's tip, and the subscriber that timestamps notifications. Its session
+    stays under ElectrumX's 1 KiB warm-up budget, so the server never holds what it sends it."""
+
+    def __init__(self, port, timeout=10):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        self.buffer, self.next_id, self.arrived, self.notifications = b"", 0, 0.0, []
+        self.call("server.version", ["walletwatch-bench", ["1.4", "1.6"]])
+
+    def read(self):
+        """The next message, and when the bytes that completed it arrived (time.monotonic())."""
+        while b"\n" not in self.buffer:
+            chunk = self.sock.recv(1 << 16)
+            self.arrived = time.monotonic()
+            if not chunk:
+                raise ConnectionError("the Electrum server closed the connection")
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return json.loads(line), self.arrived
+
+    def call(self, method, params=()):
+        self.next_id += 1
+        self.sock.sendall(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": list(params)}).encode() + b"\n")
+        while True:
+            message, arrived = self.read()
+            if message.get("id") == self.next_id:
+                if message.get("error"):
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message.get("result")
+            self.notifications.append((arrived, message))
+
+    def notification(self, method, first, timeout):
+        """When the first notification of `method` about `first` arrived (time.monotonic()), waiting
+        up to `timeout` seconds; None if none came."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for arrived, message in self.notifications:
+                if message.get("method") == method and (message.get("params") or [None])[0] == first:
+                    return arrived
+            self.sock.settimeout(max(0.01, deadline - time.monotonic()))
+            try:
+                message, arrived = self.read()
+            except socket.timeout:
+                return None
+            self.notifications.append((arrived, message))
+
+    def close(self):
+        self.sock.close()
+
+
+class ElectrumRelay:
+    """A TCP relay between Electrum clients and the server, in a thread of the bench, through which
+    BDK and walletwatch alike talk to ElectrumX, so that both are counted the same way from
+    outside: every JSON-RPC request (a line, or each element of an array line) by method, and a
+    round trip for each time the client wrote and then the server answered (writes without an
+    answer between them are one round trip, as are several answer packets to one write; server
+    notifications are not answers). A round trip lasts from the write to the last answer before
+    the client writes again: ElectrumX may send the first answers at once and hold the rest.
+    Each event is kept with its time.monotonic(), so any window of time can be counted. Bytes
+    are forwarded first and looked at after, unchanged."""
+
+    def __init__(self, upstream_port):
+        self.upstream_port = upstream_port
+        self.lock = threading.Lock()
+        self.requests = []       # (time, connection, method)
+        self.trips = []          # {"asked", "first", "last" (answer times), "methods"}, oldest first
+        self.notifications = []  # (time, connection, method, first param)
+        self.connections = 0
+        self.loop = asyncio.new_event_loop()
+        started = threading.Event()
+        self.thread = threading.Thread(target=self.serve, args=(started,), daemon=True)
+        self.thread.start()
+        started.wait()
+
+    def serve(self, started):
+        asyncio.set_event_loop(self.loop)
+        self.server = self.loop.run_until_complete(asyncio.start_server(self.accept, "127.0.0.1", 0))
+        self.port = self.server.sockets[0].getsockname()[1]
+        started.set()
+        self.loop.run_forever()
+
+    def stop(self):
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+
+    async def accept(self, client_reader, client_writer):
+        try:
+            server_reader, server_writer = await asyncio.open_connection("127.0.0.1", self.upstream_port)
+        except OSError:
+            client_writer.close()
+            return
+        with self.lock:
+            self.connections += 1
+            connection = self.connections
+        state = {"trip": None, "client": b"", "server": b""}
+        await asyncio.gather(self.pump(client_reader, server_writer, lambda now, data: self.from_client(connection, state, now, data)),
+                             self.pump(server_reader, client_writer, lambda now, data: self.from_server(connection, state, now, data)))
+
+    @staticmethod
+    async def pump(reader, writer, observe):
+        try:
+            while data := await reader.read(1 << 16):
+                now = time.monotonic()
+                writer.write(data)
+                await writer.drain()
+                observe(now, data)
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
+
+    @staticmethod
+    def lines(state, key, data):
+        state[key] += data
+        *complete, state[key] = state[key].split(b"\n")
+        for line in complete:
+            if line.strip():
+                try:
+                    yield json.loads(line)
+                except ValueError:
+                    yield {"method": "(not JSON)"}
+
+    def from_client(self, connection, state, now, data):
+        with self.lock:
+            # A write after an answer starts a round trip; one before any answer joins the last.
+            if state["trip"] is None or state["trip"]["first"] is not None:
+                state["trip"] = {"asked": now, "first": None, "last": None, "methods": collections.Counter()}
+                self.trips.append(state["trip"])
+        for message in self.lines(state, "client", data):
+            with self.lock:
+                for call in message if isinstance(message, list) else [message]:
+                    method = call.get("method") if isinstance(call, dict) else None
+                    self.requests.append((now, connection, method))
+                    state["trip"]["methods"][method] += 1
+
+    def from_server(self, connection, state, now, data):
+        for message in self.lines(state, "server", data):
+            calls = message if isinstance(message, list) else [message]
+            with self.lock:
+                if any(isinstance(c, dict) and "method" not in c for c in calls):
+                    if state["trip"] is not None:
+                        state["trip"]["first"] = state["trip"]["first"] or now
+                        state["trip"]["last"] = now
+                else:
+                    for call in calls:
+                        self.notifications.append((now, connection, call.get("method"), (call.get("params") or [None])[0]))
+
+    def window(self, start, end=float("inf")):
+        """What went through from `start` to `end` (time.monotonic())."""
+        with self.lock:
+            requests = [r for r in self.requests if start <= r[0] < end]
+            trips = [dict(t) for t in self.trips if start <= t["asked"] < end and t["first"] is not None]
+            notifications = [n for n in self.notifications if start <= n[0] < end]
+        methods = collections.Counter(method for _, _, method in requests)
+        waits = [trip["last"] - trip["asked"] for trip in trips]
+        return {"requests": len(requests), "round_trips": len(trips), "methods": dict(methods),
+                "history_requests": sum(methods.get(m, 0) for m in HISTORY_METHODS),
+                "connections": len({r[1] for r in requests}),
+                "round_trip_wait_median_s": median(waits) if waits else 0.0,
+                "round_trip_wait_max_s": max(waits, default=0.0),
+                "round_trips_waiting_over_0_5_s": len([w for w in waits if w > 0.5]),
+                # How many round trips asked what: {"10 scripthash.get_history": 34, ...}.
+                "round_trip_kinds": dict(collections.Counter(methods_text(trip["methods"]) for trip in trips).most_common()),
+                "notifications": [(t, method, first) for t, _, method, first in notifications], "trips": trips}
+
+
+class ElectrumX:
+    """ElectrumX 2.0.0 (from scripts/setup's .build/python-tools) indexing the simulator's chain
+    through its Core face, as Tests/TestSupport/Electrum/ElectrumXServer.swift starts it, but with
+    ElectrumX's stock settings: only what a test machine needs is set (coin and network, the
+    database engine and folder, the daemon, one TCP service, no peers, root allowed); its cost
+    limits and its 5 s block and mempool polls are its own defaults."""
+
+    STOCK_LINES = ("session cost hard limit", "session cost soft limit", "bandwidth unit cost", "request sleep",
+                   "initial concurrent", "session timeout")
+
+    def __init__(self, core_rpc):
+        self.folder = os.path.join(work, "electrumx")
+        os.makedirs(self.folder, exist_ok=True)
+        self.port = free_port()
+        self.settings = {"COIN": "Bitcoin", "NET": "regtest", "DB_ENGINE": "leveldb", "DB_DIRECTORY": self.folder,
+                         "DAEMON_URL": core_rpc, "SERVICES": f"tcp://127.0.0.1:{self.port}", "PEER_DISCOVERY": "off"}
+        if os.getuid() == 0:
+            self.settings["ALLOW_ROOT"] = "1"
+        self.log_path = os.path.join(work, "electrumx.log")
+        with open(self.log_path, "wb") as log_file:
+            self.process = subprocess.Popen([ELECTRUMX], env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.folder, **self.settings},
+                                            stdout=log_file, stderr=subprocess.STDOUT, cwd=self.folder)
+
+    def log(self):
+        with open(self.log_path, errors="replace") as file:
+            return file.read()
+
+    def wait_indexed(self, height, timeout=180):
+        """Returns once ElectrumX answers with a tip at `height` or above (polled)."""
+        deadline, last = time.monotonic() + timeout, "no answer yet"
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit(f"bench: ElectrumX exited ({self.process.returncode}):\n{self.log()[-3000:]}")
+            try:
+                client = ElectrumSocket(self.port, timeout=5)
+                tip = client.call("blockchain.headers.subscribe")["height"]
+                client.close()
+                if tip >= height:
+                    return
+                last = f"indexed up to {tip}"
+            except (OSError, ValueError, RuntimeError) as error:
+                last = str(error)
+            time.sleep(0.2)
+        raise SystemExit(f"bench: ElectrumX did not index height {height} within {timeout} s ({last}):\n{self.log()[-3000:]}")
+
+    def stock(self):
+        """The limits ElectrumX logged at start (its defaults, since none is set)."""
+        found = {}
+        for line in self.log().splitlines():
+            for name in self.STOCK_LINES:
+                if f":{name} " in line:
+                    found[name] = line.split(f":{name} ", 1)[1].strip()
+        return found
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def electrum_ingest(folder, env, relay):
+    """One `walletwatch ingest --json` through the relay: wall time, walletwatch's report, the relay's counts."""
+    started = time.monotonic()
+    wall, peak, out = walletwatch(folder, env, "ingest", "--json")
+    counted = relay.window(started)
+    report = json.loads(out)["sources"][0]
+    assert report["ok"], report
+    return {"s": wall, "peak_kib": peak, "new": report["new"], "changed": report["new"] + report["updated"] + report["dropped"],
+            "requests": report.get("requests"), "round_trips": report.get("round_trips"), "relay": without_timeline(counted),
+            "round_trip_sequence": [{"s": trip["last"] - trip["asked"], "methods": dict(trip["methods"])} for trip in counted["trips"]]}
+
+
+def methods_text(methods):
+    """`{"blockchain.scripthash.subscribe": 70, ...}` as "70 scripthash.subscribe, ..."."""
+    return ", ".join(f"{count} {(method or '?').removeprefix('blockchain.')}" for method, count in methods.items())
+
+
+def sequence(run):
+    """A pass's round trips in order: what each asked and how long it took."""
+    return "; ".join(f"{methods_text(trip['methods'])} {trip['s']:.2f}s" for trip in run["round_trip_sequence"])
+
+
+def without_timeline(counted):
+    return {key: value for key, value in counted.items() if key not in ("notifications", "trips")}
+
+
+def bdk_electrum(url, relay):
+    """BDK's full_scan then sync through the relay, in its own process (scripts/bench_bdk_electrum.py),
+    the relay's counts read between the two."""
+    # BDK checks that the server's chain starts at its network's genesis block: the regtest
+    # chain needs a regtest wallet, so the same key goes to BDK as a tpub (same scripts).
+    tpub = extended_key(ELECTRUM_ZPUB, "043587cf")
+    started = time.monotonic()
+    process = subprocess.Popen([PYTHON, os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_bdk_electrum.py"), url,
+                                f"wpkh({tpub}/0/*)", f"wpkh({tpub}/1/*)", "regtest", str(ELECTRUM_GAP), str(BDK_BATCH)],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=work)
+    line = process.stdout.readline()
+    if not line:
+        raise SystemExit(f"bench: bench_bdk_electrum.py failed ({process.wait()})")
+    full_scan = json.loads(line)
+    between = time.monotonic()
+    process.stdin.write("\n")
+    process.stdin.flush()
+    sync = json.loads(process.stdout.readline())
+    if process.wait() != 0:
+        raise SystemExit(f"bench: bench_bdk_electrum.py failed ({process.returncode})")
+    return {**full_scan, **sync, "full_scan": without_timeline(relay.window(started, between)),
+            "sync": without_timeline(relay.window(between))}
+
+
+def wait_for_log(path, predicate, timeout, what):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        text = open(path, errors="replace").read() if os.path.exists(path) else ""
+        if predicate(text):
+            return text
+        time.sleep(0.1)
+    raise SystemExit(f"bench: {what} within {timeout} s; the daemon's log:\n{text[-3000:]}")
+
+
+def push_latency(folder, env, base, electrumx, relay, database):
+    """The daemon (`walletwatch run`, through the relay) on the synced database; mempool payments
+    to the wallet's next unused receive addresses, one at a time, each timed from ElectrumX's
+    notification to a subscriber of our own (beside walletwatch, directly on ElectrumX) and from
+    the control API call, to the moment its row is in the database."""
+    log_path = os.path.join(folder, "daemon.log")
+    with open(log_path, "wb") as log_file:
+        daemon = subprocess.Popen([f"{BIN}/walletwatch", "run"], env={**os.environ, **env}, cwd=folder,
+                                  stdout=subprocess.DEVNULL, stderr=log_file)
+    try:
+        # Ingesting: its session is open and a pass ran on it; then quiet (one pass may follow another at start).
+        wait_for_log(log_path, lambda text: "electrum session open" in text and "ingested" in text.split("electrum session open", 1)[1],
+                     120, "the daemon did not open its electrum session and ingest")
+        size = -1
+        while size != os.path.getsize(log_path):
+            size = os.path.getsize(log_path)
+            time.sleep(2)
+        reader = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5)
+        runs = []
+        for index in range(LATENCY_PAYMENTS):
+            receive_index = ELECTRUM_RECEIVE + index
+            address = json.loads(http("GET", f"{base}/control/esplora/hd/bench/address/receive/{receive_index}"))["address"]
+            watched = scripthash(address)
+            subscriber = ElectrumSocket(electrumx.port)
+            assert subscriber.call("blockchain.scripthash.subscribe", [watched]) is None, f"{address} is already used"
+            # Listening from now on, so that the notification is timed when it arrives.
+            heard = {}
+            listener = threading.Thread(target=lambda: heard.update(at=subscriber.notification(
+                "blockchain.scripthash.subscribe", watched, timeout=60)))
+            listener.start()
+            # What a payment meets on an idle node: nothing sent to walletwatch for a while, so
+            # no padding timer of ElectrumX is running for its session.
+            time.sleep(1.5)
+            called = time.monotonic()
+            txid = json.loads(http("POST", f"{base}/control/chain/payments", {"address": address, "value": 100_000 + index}))["txid"]
+            stored, deadline = None, time.monotonic() + 60
+            while stored is None and time.monotonic() < deadline:
+                if reader.execute("SELECT 1 FROM transactions WHERE txid = ?", (txid,)).fetchone():
+                    stored = time.monotonic()
+                else:
+                    time.sleep(0.02)
+            listener.join(timeout=60)
+            notified = heard.get("at")
+            subscriber.close()
+            if stored is None or notified is None:
+                raise SystemExit(f"bench: payment {index + 1} ({txid}) {'never stored' if stored is None else 'never notified'}; "
+                                 f"the daemon's log:\n{open(log_path, errors='replace').read()[-3000:]}")
+            counted = relay.window(called, stored)
+            seen = [t for t, method, first in counted["notifications"] if method == "blockchain.scripthash.subscribe" and first == watched]
+            after = [{"wrote": trip["asked"] - notified, "answered": trip["last"] - notified, "methods": dict(trip["methods"])}
+                     for trip in counted["trips"]]
+            runs.append({"receive_index": receive_index, "txid": txid, "call_to_notified_s": notified - called,
+                         "notified_to_row_s": stored - notified, "call_to_row_s": stored - called,
+                         "walletwatch_notified_to_row_s": stored - seen[0] if seen else None,
+                         "requests": counted["requests"], "round_trips": counted["round_trips"], "methods": counted["methods"],
+                         "round_trips_after_notification_s": after})
+            log(f"electrum: payment {index + 1} of {LATENCY_PAYMENTS}: notified {notified - called:.2f} s after the call, "
+                f"stored {stored - notified:.2f} s after the notification, {counted['round_trips']} round trips")
+            time.sleep(1.0)
+        reader.close()
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        try:
+            daemon.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            daemon.kill()
+            daemon.wait()
+    notified_to_row = [run["notified_to_row_s"] for run in runs]
+    call_to_row = [run["call_to_row_s"] for run in runs]
+    return {"payments": runs, "notified_to_row_median_s": median(notified_to_row), "notified_to_row_max_s": max(notified_to_row),
+            "call_to_row_median_s": median(call_to_row), "call_to_row_max_s": max(call_to_row)}
+
+
+def electrum():
+    """An HD wallet with ELECTRUM_RECEIVE + ELECTRUM_CHANGE used addresses on a real regtest chain,
+    indexed by ElectrumX: walletwatch's first sync and no-change pass against BDK's Electrum
+    full_scan and sync, both through one counting relay; then the daemon's push latency."""
+    used = ELECTRUM_RECEIVE + ELECTRUM_CHANGE
+    log(f"electrum: a real chain with an HD wallet of {used} used addresses ({ELECTRUM_RECEIVE} receive, {ELECTRUM_CHANGE} change)")
+    endpoints_file = os.path.join(work, "electrum-endpoints.json")
+    sim, base = start_simulator("electrum", {
+        # Deposits and spends take a block each, ending below the tip.
+        "tip_height": used + 100, "bitcoin": {"network": "regtest"},
+        "esplora": {"hd_wallets": [{"name": "bench", "xpub": ELECTRUM_ZPUB, "network": "bitcoin", "receive": list(range(ELECTRUM_RECEIVE)),
+                                    "change": list(range(ELECTRUM_CHANGE)), "seed": 84}]}},
+        extra=["--electrum-tcp-port", "0", "--electrum-tls-port", "0", "--endpoints-file", endpoints_file], ready_file=endpoints_file)
+    endpoints = json.load(open(endpoints_file))
+    tip = json.loads(http("GET", f"{base}/control/chain"))["tip_height"]
+    log(f"electrum: starting ElectrumX 2.0.0 (stock settings) on the simulator's Core face; waiting until it has indexed block {tip}")
+    electrumx = ElectrumX(endpoints["core_rpc"])
+    relay = None
+    try:
+        started = time.monotonic()
+        electrumx.wait_indexed(tip)
+        indexed_s = time.monotonic() - started
+        relay = ElectrumRelay(electrumx.port)
+        url = f"tcp://127.0.0.1:{relay.port}"
+        sources = (f'[[sources]]\nname = "node"\nkind = "electrum"\nurl = "{url}"\nasset = "Electrum wallet"\nnetwork = "bitcoin"\n'
+                   f'xpub = "{ELECTRUM_ZPUB}"\ngap_limit = {ELECTRUM_GAP}\nchange_gap_limit = {ELECTRUM_GAP}\n')
+        runs = 1 if QUICK else 3
+        first, quiet = [], []
+        for index in range(runs):
+            log(f"electrum: walletwatch first sync and no-change pass, run {index + 1} of {runs}")
+            folder = os.path.join(work, f"electrum{index}")
+            env = write_config(folder, sources)
+            first.append(electrum_ingest(folder, env, relay))
+            quiet.append(electrum_ingest(folder, env, relay))
+        asset = json.loads(walletwatch(folder, env, "asset", "show", "Electrum wallet", "--json")[2])
+        transactions = len(json.loads(walletwatch(folder, env, "tx", "list", "--asset", "Electrum wallet", "--json")[2]))
+        log(f"electrum: BDK full_scan (stop gap {ELECTRUM_GAP}, batches of {BDK_BATCH}) and sync through the same relay")
+        bdk = bdk_electrum(url, relay)
+        log(f"electrum: the daemon's latency, {LATENCY_PAYMENTS} mempool payments")
+        latency = push_latency(folder, env, base, electrumx, relay, os.path.join(folder, "walletwatch.sqlite"))
+        stock = electrumx.stock()
+    finally:
+        if relay is not None:
+            relay.stop()
+        electrumx.stop()
+        stop_simulator(sim)
+    pick = lambda runs, key: median([run[key] for run in runs])
+    return {
+        "receive_used": ELECTRUM_RECEIVE, "change_used": ELECTRUM_CHANGE, "gap_limit": ELECTRUM_GAP, "bdk_batch_size": BDK_BATCH,
+        "bdkpython": bdk["bdkpython"], "electrumx": "2.0.0", "electrumx_settings": electrumx.settings, "electrumx_stock": stock,
+        "electrumx_indexed_s": indexed_s, "tip_height": tip,
+        "walletwatch": {"first_s": pick(first, "s"), "first_runs": first, "quiet_s": pick(quiet, "s"), "quiet_runs": quiet,
+                        "confirmed": asset["balance"], "pending": asset["pending"], "transactions": transactions},
+        "bdk": bdk, "latency": latency,
+    }
+
+
+def electrum_table(result):
+    ww, bdk, latency = result["walletwatch"], result["bdk"], result["latency"]
+    first, quiet = ww["first_runs"][0], ww["quiet_runs"][0]
+    stock = result["electrumx_stock"]
+    row = lambda label, ours, theirs, target="": f"{label:<44}{ours:>16}{theirs:>20}{target:>14}"
+    seconds = lambda value: f"{value:.2f}s"
+    trips = lambda counted: f"{counted['round_trip_wait_median_s']:.2f}s / {counted['round_trip_wait_max_s']:.2f}s"
+    kinds = lambda counted: "; ".join(f"{count} x [{kind}]" for kind, count in counted["round_trip_kinds"].items())
+    agree = lambda run: "agree" if (run["requests"], run["round_trips"]) == (run["relay"]["requests"], run["relay"]["round_trips"]) else "DIFFER"
+    lines = [
+        "", f"Electrum: an HD wallet with {result['receive_used'] + result['change_used']} used addresses ({result['receive_used']} receive, "
+        f"{result['change_used']} change; wpkh, BIP84's test key), gap limit {result['gap_limit']}, BDK {result['bdkpython']} "
+        f"(batches of {result['bdk_batch_size']}),",
+        f"on ElectrumX {result['electrumx']} with its stock settings (cost soft/hard limit {stock.get('session cost soft limit', '?')}/"
+        f"{stock.get('session cost hard limit', '?')}, request sleep {stock.get('request sleep', '?')}, initial concurrency "
+        f"{stock.get('initial concurrent', '?')}; DAEMON_POLL_INTERVAL_* unset: block and mempool polls every 5 s)",
+        row("", "walletwatch", "BDK (bdkpython)", "target"),
+        row("first sync: round trips (relay)", first["relay"]["round_trips"], bdk["full_scan"]["round_trips"], "<= BDK"),
+        row("first sync: requests (relay)", first["relay"]["requests"], bdk["full_scan"]["requests"]),
+        row("first sync: wall time", seconds(ww["first_s"]), seconds(bdk["connect_s"] + bdk["full_scan_s"]), "<= BDK"),
+        row("first sync: round trip, median/max", trips(first["relay"]), trips(bdk["full_scan"])),
+        row("no-change pass: round trips (relay)", quiet["relay"]["round_trips"], bdk["sync"]["round_trips"]),
+        row("no-change pass: requests (relay)", quiet["relay"]["requests"], bdk["sync"]["requests"]),
+        row("no-change pass: history+tx+header requests", quiet["relay"]["history_requests"], bdk["sync"]["history_requests"], "0"),
+        row("no-change pass: wall time", seconds(ww["quiet_s"]), seconds(bdk["sync_s"]), "<= BDK"),
+        row("no-change pass: round trip, median/max", trips(quiet["relay"]), trips(bdk["sync"])),
+        row("balance: confirmed sats", ww["confirmed"], bdk["confirmed"], "equal"),
+        row("balance: pending sats", ww["pending"], bdk["pending"], "equal"),
+        row("transactions", ww["transactions"], bdk["transactions"]),
+        f"walletwatch: whole processes (start, config, database, connection, write), the median of {len(ww['first_runs'])}; BDK: the "
+        f"calls alone (connect {bdk['connect_s']:.2f}s + full_scan; sync of the {bdk['revealed'][0] + 1} + {bdk['revealed'][1] + 1} "
+        f"revealed scripts), one run. Round trips and requests are counted by the relay both talk to ElectrumX through; a round "
+        f"trip is a client write the server then answered, and lasts until the last answer before the next write.",
+        f"walletwatch's own counts (ingest --json): first sync {first['requests']} requests, {first['round_trips']} round trips "
+        f"({agree(first)} with the relay); no-change pass {quiet['requests']} requests, {quiet['round_trips']} round trips ({agree(quiet)}).",
+        f"walletwatch's first sync, round trip by round trip: {sequence(first)}",
+        f"its no-change pass: {sequence(quiet)}",
+        f"BDK's full_scan asked: {methods_text(bdk['full_scan']['methods'])}",
+        f"  in round trips of: {kinds(bdk['full_scan'])}",
+        f"BDK's sync asked: {methods_text(bdk['sync']['methods'])}",
+        f"  in round trips of: {kinds(bdk['sync'])}",
+        "",
+        f"push latency: `walletwatch run` on that database, {len(latency['payments'])} mempool payments to the next unused receive addresses",
+        row("", "median", "max", "target"),
+        row("ElectrumX notifies a subscriber -> row stored", seconds(latency["notified_to_row_median_s"]),
+            seconds(latency["notified_to_row_max_s"]), "< 2s"),
+        row("control API call -> row stored", seconds(latency["call_to_row_median_s"]), seconds(latency["call_to_row_max_s"])),
+        "(the second includes ElectrumX's mempool poll, every 5 s by default; each round trip below: when walletwatch wrote -> "
+        "when its last answer came, in seconds after the subscriber's notification, and what it asked)",
+    ]
+    for number, run in enumerate(latency["payments"], 1):
+        lines.append(f"  payment {number}: {run['notified_to_row_s']:.2f}s, {run['round_trips']} round trips: " + "; ".join(
+            f"+{trip['wrote']:.2f}->+{trip['answered']:.2f} {methods_text(trip['methods'])}" for trip in run["round_trips_after_notification_s"]))
+    return "\n".join(lines)
+
+
 def month_status():
     """(f): month status with 1,000,000 transactions and 10,000 history rows against 1,000."""
     results = {}
@@ -497,12 +1041,16 @@ def main():
             results["backfill"] = backfill()
         if "hd" in ONLY:
             results["hd"] = hd_wallets()
+        if "electrum" in ONLY:
+            results["electrum"] = electrum()
         with open(OUT, "w") as file:
             json.dump(results, file, indent=2)
         if all(part in results for part in ("ark", "esplora", "month", "backfill")):
             print(table(results))
         if "hd" in results:
             print(hd_table(results["hd"]))
+        if "electrum" in results:
+            print(electrum_table(results["electrum"]))
         print(json.dumps(results, indent=2))
         log(f"results also written to {OUT}")
     finally:
