@@ -1,3 +1,5 @@
+import WalletWatchCore
+
 /// One JSON-RPC call of the Electrum protocol: a method and its positional parameters.
 public struct ElectrumCall: Sendable, Hashable {
     /// A parameter: Electrum's methods take strings, integers, booleans and lists of strings.
@@ -17,47 +19,25 @@ public struct ElectrumCall: Sendable, Hashable {
         self.parameters = parameters
     }
 
-    /// The request as one line of JSON (without its newline), with `id`.
+    /// The request as one line of JSON (without its newline), with `id`, written by Core's
+    /// ``JSONValue`` (the same escaping as every JSON walletwatch prints).
     func line(id: Int) -> [UInt8] {
-        var text = #"{"jsonrpc":"2.0","id":\#(id),"method":"#
-        Self.appendString(method, to: &text)
-        text += #","params":["#
-        for (index, parameter) in parameters.enumerated() {
-            if index > 0 { text += "," }
-            switch parameter {
-            case .string(let value): Self.appendString(value, to: &text)
-            case .integer(let value): text += String(value)
-            case .bool(let value): text += value ? "true" : "false"
-            case .strings(let values):
-                text += "["
-                for (position, value) in values.enumerated() {
-                    if position > 0 { text += "," }
-                    Self.appendString(value, to: &text)
-                }
-                text += "]"
-            }
-        }
-        text += "]}"
-        return Array(text.utf8)
+        let request: JSONValue = .object([
+            "jsonrpc": "2.0", "id": .int(Int64(id)), "method": .string(method), "params": .array(parameters.map(\.json)),
+        ])
+        return Array(request.compact.utf8)
     }
+}
 
-    /// `value` as a JSON string literal: quotes, backslashes and control characters escaped.
-    static func appendString(_ value: String, to text: inout String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
+extension ElectrumCall.Parameter {
+    /// The parameter as JSON.
+    var json: JSONValue {
+        switch self {
+        case .string(let value): .string(value)
+        case .integer(let value): .int(value)
+        case .bool(let value): .bool(value)
+        case .strings(let values): .array(values.map(JSONValue.string))
         }
-        text += "\""
     }
 }
 
