@@ -102,7 +102,9 @@ let package = Package(
         // Helpers shared by the test targets: temporary folders, running the built binaries.
         // Hummingbird: the webhook receiver that notification tests send to. NIO and NIOSSL: a
         // raw Electrum client (TCP and TLS) for the simulator's Electrum face and ElectrumX.
-        .target(name: "TestSupport", dependencies: ["WalletWatchCore", logging, hummingbird, nioCore, nioPosix, nioConcurrency, nioSSL], path: "Tests/TestSupport"),
+        // ServiceLifecycle: the loopback server stops with a graceful shutdown (see LoopbackServer.swift).
+        .target(name: "TestSupport", dependencies: ["WalletWatchCore", logging, hummingbird, lifecycle, nioCore, nioPosix, nioConcurrency, nioSSL],
+                path: "Tests/TestSupport"),
         .testTarget(
             name: "WalletWatchCoreTests",
             dependencies: ["WalletWatchCore", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -110,8 +112,7 @@ let package = Package(
         .testTarget(name: "WalletWatchStoreTests", dependencies: ["WalletWatchStore", "TestSupport", grdb]),
         // The BIPs' and Bitcoin Core's vector files are fixtures (Fixtures/PROVENANCE.md), read by path.
         .testTarget(name: "WalletWatchBitcoinTests", dependencies: ["WalletWatchBitcoin"], exclude: ["Fixtures"]),
-        // ServiceLifecycle: the test server stops with a graceful shutdown (see TestServer.swift).
-        .testTarget(name: "WalletWatchNetTests", dependencies: ["WalletWatchNet", "TestSupport", hummingbird, logging, lifecycle]),
+        .testTarget(name: "WalletWatchNetTests", dependencies: ["WalletWatchNet", "TestSupport", hummingbird, logging]),
         .testTarget(name: "WalletWatchSourcesTests", dependencies: ["WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport"]),
         // barkd's public OpenAPI document is a fixture: the simulator's responses are validated against it.
         // Crypto: the tests hash statuses and transactions themselves, not with the simulator's code.

@@ -1,6 +1,4 @@
 import Hummingbird
-import Logging
-import ServiceLifecycle
 import Synchronization
 import TestSupport
 
@@ -40,8 +38,6 @@ final class ServerLog: Sendable {
 
 enum TestServerError: Error {
     case cutShort
-    /// The server stopped before it reported its port.
-    case didNotStart
 }
 
 /// A Hummingbird application on 127.0.0.1 (a free port) with the routes below.
@@ -53,48 +49,16 @@ struct TestServer: Sendable {
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 }
 
-/// Starts a test server, runs `body` with it, and stops the server.
-///
-/// The server stops with a graceful shutdown (at most a second, then cancellation for a route
-/// still busy, such as /hang), not by cancellation at once as `withLoopbackServer` does:
-/// cancelling a Hummingbird server while a connection it accepted waits to be served traps in
-/// NIO ("Deinited NIOAsyncWriter without calling finish()", swift-nio #3481). With the stream
-/// and proxy tests added to this target that trap ended about one run in five (which
-/// connection reached a server being stopped was not found); stopped gracefully, it did not
-/// happen in 18 runs.
+/// Starts a test server, runs `body` with it, and stops the server (gracefully: see
+/// `withLoopbackServer`).
 func withTestServer<T: Sendable>(_ body: @Sendable (TestServer) async throws -> T) async throws -> T {
     let log = ServerLog()
     let router = Router()
     addRoutes(to: router, log: log)
-    var logger = Logger(label: "walletwatch-test-server")
-    logger.logLevel = .critical
-    let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-    let app = Application(
-        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-        onServerRunning: { channel in
-            portContinuation.yield(channel.localAddress?.port ?? 0)
-            portContinuation.finish()
-        },
-        logger: logger)
-    var configuration = ServiceGroupConfiguration(services: [app], logger: logger)
-    configuration.maximumGracefulShutdownDuration = .seconds(1)
-    let group = ServiceGroup(configuration: configuration)
-    let server = Task { try await group.run() }
-    let result: Result<T, any Error>
-    var iterator = ports.makeAsyncIterator()
-    if let port = await iterator.next(), port > 0 {
+    return try await withLoopbackServer(router, label: "walletwatch-test-server") { port in
         log.port = port
-        do {
-            result = .success(try await body(TestServer(port: port, log: log)))
-        } catch {
-            result = .failure(error)
-        }
-    } else {
-        result = .failure(TestServerError.didNotStart)
+        return try await body(TestServer(port: port, log: log))
     }
-    await group.triggerGracefulShutdown()
-    _ = await server.result
-    return try result.get()
 }
 
 /// The byte at `offset` of a /stream body: a pattern that shows reordering and gaps.
