@@ -48,11 +48,17 @@ struct ElectrumXCLITests {
         return (object["confirmed"] ?? -1, object["pending"] ?? -1, object["transactions"] ?? -1)
     }
 
-    @Test("through ElectrumX over pinned TLS: the same ledger as Esplora's view, the balance BDK computes, and payments pushed to run")
+    /// The README's path ("Watching through your own node"): `ssl://` with the node's
+    /// certificate pinned, through a SOCKS5 proxy standing in for Tor's port, a webhook.
+    @Test("through ElectrumX over pinned TLS and a SOCKS5 proxy: the same ledger as Esplora's view, the balance BDK computes, payments pushed to run and to a webhook")
     func realElectrumX() async throws {
         let simulator = try await Simulator.start(scenario: Self.scenario)
         let electrumx = try await ElectrumXServer.start(daemonURL: simulator.coreRPCURL, certificatePath: simulator.certificatePath,
                                                         keyPath: simulator.keyPath, indexedHeight: 200)
+        let proxy = try await SOCKSProxy()
+        let receiver = WebhookReceiver()
+        try await receiver.start()
+        defer { Task { await receiver.stop() } }
         let folder = TemporaryDirectory("walletwatch-electrumx")
         do {
             folder.write("walletwatch.toml", """
@@ -61,6 +67,7 @@ struct ElectrumXCLITests {
                 kind = "electrum"
                 url = "\(electrumx.sslURL)"
                 certificate_sha256 = "\(simulator.certificateSHA256)"
+                proxy = "\(proxy.url)"
                 asset = "Node wallet"
                 network = "regtest"
                 descriptors = ["\(Self.descriptors[0])", "\(Self.descriptors[1])"]
@@ -76,6 +83,10 @@ struct ElectrumXCLITests {
                 currencies = ["USD"]
                 [rates.static]
                 "BTC/USD" = "60000"
+                [[notify]]
+                name = "phone"
+                url = "\(receiver.url)"
+                events = ["transaction.new"]
                 """)
             let cli = CLIRunner(folder: folder)
             let ingest = try await cli.run("ingest", "--json")
@@ -84,6 +95,8 @@ struct ElectrumXCLITests {
                 let rows = try #require(try await cli.run("tx", "list", "--asset", asset, "--json").objects)
                 return rows.map { "\($0["txid"]!) \($0["amount"]!) \($0["status"]!) \($0["date"]!)" }.sorted()
             }
+            let electrumxAddress = electrumx.sslURL.replacingOccurrences(of: "ssl://", with: "")
+            #expect(proxy.targets.contains(electrumxAddress), "the node's connection went through the proxy: \(proxy.targets)")
             let node = try await ledger("Node wallet")
             #expect(node.count == 60 + 30 + 1, "a deposit to each used receive address, a spend to each change one, the mempool deposit")
             #expect(node == (try await ledger("Explorer wallet")))
@@ -111,19 +124,24 @@ struct ElectrumXCLITests {
                     try await sqlite(folder.file("walletwatch.sqlite"), "SELECT status FROM transactions WHERE txid = '\(deposit.txid)'") == "pending"
                 }, "\(daemon.stderr)")
                 latencies.append(ContinuousClock.now - paid)
+                #expect(await eventually(within: .seconds(2)) { receiver.acknowledged.contains { $0.text.contains(deposit.txid) } },
+                        "no webhook for \(deposit.txid) within 2 s of its row")
             }
             // From the simulator taking the payment, through ElectrumX's next mempool poll (150 ms
             // here), its notification, walletwatch's pass, to the row: within SPEC 21's 2 seconds.
-            print("ElectrumX push: payment to stored row \(latencies)")
+            print("ElectrumX push through the proxy: payment to stored row \(latencies)")
             #expect(latencies.sorted()[1] < .seconds(2), "\(latencies)")
             daemon.send(SIGTERM)
             #expect(await daemon.exitStatus(within: .seconds(15)) == 0, "\(daemon.stderr)")
+            #expect(proxy.targets.allSatisfy { $0 == electrumxAddress }, "only the node's connections go through its proxy: \(proxy.targets)")
         } catch {
             Issue.record("ElectrumX's log:\n\(electrumx.logTail)")
+            await proxy.stop()
             await electrumx.stop()
             await simulator.stop()
             throw error
         }
+        await proxy.stop()
         await electrumx.stop()
         await simulator.stop()
     }
