@@ -191,6 +191,7 @@ struct ElectrumRefusalTests {
         (.version("1.7"), "server.version", "speaks protocol version 1.7; walletwatch speaks 1.4 to 1.6"),
         (.drop(after: 0), "blockchain.transaction.get", "the server closed the connection"),
         (.stall(seconds: 30), "blockchain.scripthash.get_history", "within"),
+        (.repeatedEntry, "blockchain.scripthash.*", "twice with different heights"),
     ]
 
     @Test("a refused answer fails only that source's pass, in one line, with nothing stored", arguments: 0..<cases.count)

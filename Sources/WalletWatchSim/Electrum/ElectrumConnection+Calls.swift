@@ -112,6 +112,9 @@ extension ElectrumConnection {
             return counted(Outcome(answer: .message(ElectrumWire.reply(id, error: ElectrumError(code, message)))))
         case .historyTooLarge?:
             return counted(Outcome(answer: .message(ElectrumWire.reply(id, error: .historyTooLarge))))
+        case .longNotification(let bytes)?:
+            send(ElectrumWire.notification("blockchain.scripthash.subscribe", [.string(String(repeating: "0", count: 64)),
+                                                                                .string(String(repeating: "f", count: bytes))]))
         default:
             break
         }

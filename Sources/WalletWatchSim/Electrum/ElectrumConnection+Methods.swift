@@ -44,7 +44,8 @@ extension ElectrumConnection {
             let balance = await state.electrumBalance(try params.scripthash())
             return .object([.init("confirmed", .int(balance.confirmed)), .init("unconfirmed", .int(balance.unconfirmed))])
         case "blockchain.scripthash.get_history":
-            return .array(await state.electrumHistory(try params.scripthash()).map(Self.historyItem))
+            let history = await state.electrumHistory(try params.scripthash())
+            return .array((fault == .repeatedEntry ? Self.repeatingFirst(history) : history).map(Self.historyItem))
         case "blockchain.scripthash.get_mempool":
             return .array(await state.electrumHistory(try params.scripthash()).filter { $0.height <= 0 }.map(Self.historyItem))
         case "blockchain.scripthash.listunspent":
@@ -121,7 +122,16 @@ extension ElectrumConnection {
         if fault == .wrongStatus {
             return .string(ElectrumStatus.of([ScriptHistoryItem(txid: status ?? scripthash, height: -2, fee: nil)]) ?? "")
         }
+        if fault == .repeatedEntry {
+            return ElectrumStatus.of(Self.repeatingFirst(await state.electrumHistory(scripthash))).map(JSONValue.string) ?? .null
+        }
         return status.map(JSONValue.string) ?? .null
+    }
+
+    /// `history` with its first entry listed again, one block later (the `repeated_entry` fault).
+    static func repeatingFirst(_ history: [ScriptHistoryItem]) -> [ScriptHistoryItem] {
+        guard let first = history.first else { return history }
+        return history + [ScriptHistoryItem(txid: first.txid, height: first.height + 1, fee: first.fee)]
     }
 
     private func transaction(_ params: ElectrumParams, fault: ElectrumFaultKind?) async throws(ElectrumError) -> JSONValue {

@@ -14,7 +14,10 @@
 /// `{"code": 10001, "message": "history too large"}`), `version` (`version`, default "1.3": what
 /// `server.version` answers), `garbage` (a line that is not JSON), `reversed_batch` (the batch
 /// holding the call is answered in reverse order: JSON-RPC allows any order, and ElectrumX answers
-/// a batch's calls in the order they complete).
+/// a batch's calls in the order they complete), `repeated_entry` (a history lists its first
+/// transaction twice, at two heights, and the status hashes that list; give it to
+/// `blockchain.scripthash.*` so that both calls lie alike), `long_notification` (`bytes`, default
+/// 100,000: a notification that long is sent before the answer).
 public struct ElectrumFault: Sendable, Hashable, Codable, ScopedFault {
     /// An exact method, a prefix ending in `*`, or `*`.
     public var method: String
@@ -53,6 +56,8 @@ public struct ElectrumFault: Sendable, Hashable, Codable, ScopedFault {
         case "version": kind = .version(try c.decodeIfPresent(String.self, forKey: .version) ?? "1.3")
         case "garbage": kind = .garbage
         case "reversed_batch": kind = .reversedBatch
+        case "repeated_entry": kind = .repeatedEntry
+        case "long_notification": kind = .longNotification(bytes: try c.decodeIfPresent(Int.self, forKey: .bytes) ?? 100_000)
         default: throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "unknown Electrum fault kind \(name)")
         }
     }
@@ -65,12 +70,12 @@ public struct ElectrumFault: Sendable, Hashable, Codable, ScopedFault {
         switch kind {
         case .drop(let after): try c.encode(after, forKey: .after)
         case .stall(let seconds): try c.encode(seconds, forKey: .seconds)
-        case .shortHeader(let bytes), .longLine(let bytes): try c.encode(bytes, forKey: .bytes)
+        case .shortHeader(let bytes), .longLine(let bytes), .longNotification(let bytes): try c.encode(bytes, forKey: .bytes)
         case .error(let code, let message):
             try c.encode(code, forKey: .code)
             try c.encode(message, forKey: .message)
         case .version(let version): try c.encode(version, forKey: .version)
-        case .wrongTransaction, .wrongStatus, .notJSONRPC, .historyTooLarge, .garbage, .reversedBatch: break
+        case .wrongTransaction, .wrongStatus, .notJSONRPC, .historyTooLarge, .garbage, .reversedBatch, .repeatedEntry: break
         }
     }
 }
@@ -104,6 +109,13 @@ public enum ElectrumFaultKind: Sendable, Hashable {
     case garbage
     /// The batch holding the call is answered in reverse order (each answer keeps its id).
     case reversedBatch
+    /// A script's history (`blockchain.scripthash.get_history`) lists its first transaction
+    /// twice, the copy one block later, and its status (`blockchain.scripthash.subscribe`)
+    /// hashes that list: a server that lies consistently, which the status check cannot catch.
+    case repeatedEntry
+    /// Before the answer, a `blockchain.scripthash.subscribe` notification whose status is a
+    /// string of `bytes` bytes.
+    case longNotification(bytes: Int = 100_000)
 
     /// The kind's name in JSON and in the request log.
     public var name: String {
@@ -120,6 +132,8 @@ public enum ElectrumFaultKind: Sendable, Hashable {
         case .version: "version"
         case .garbage: "garbage"
         case .reversedBatch: "reversed_batch"
+        case .repeatedEntry: "repeated_entry"
+        case .longNotification: "long_notification"
         }
     }
 }

@@ -56,14 +56,15 @@ public final class ElectrumBackend: ChainBackend {
             }
             wanted[index] = (subscription, history)
         }
-        let replies = try await client.replies(calls)
+        let replies = try await client.numberedReplies(calls)
         var histories: [Int: [ScriptHistoryEntry]] = [:]
         for (index, slot) in wanted {
             if let position = slot.subscription {
-                session.remember(hashes[index], status: try decode(replies[position], calls[position].method, ElectrumClient.status))
+                let status = try decode(replies[position].reply, calls[position].method, ElectrumClient.status)
+                session.remember(hashes[index], status: status, line: replies[position].line)
             }
             if let position = slot.history {
-                histories[index] = try decode(replies[position], calls[position].method, ElectrumClient.history)
+                histories[index] = try decode(replies[position].reply, calls[position].method, ElectrumClient.history)
             }
         }
         // A second write for the scripts whose status moved since the last pass.
@@ -76,8 +77,12 @@ public final class ElectrumBackend: ChainBackend {
         var readings: [ScriptReading] = []
         for (index, entry) in entries.enumerated() {
             var address = entry
-            if let history = histories[index] {
-                address.status = statusNow(hashes[index])
+            if let sent = histories[index] {
+                // The status of the history kept (verify checked it against the server's), not
+                // the session's latest: a notification taken in since then must still look
+                // like a change to the next pass.
+                address.status = ElectrumClient.status(of: sent)
+                let history = try unique(sent, of: hashes[index])
                 // Whether it is used is all the window needs now; its sums follow in complete().
                 address.activity.chainTxCount = Int64(history.filter(\.isConfirmed).count)
                 address.activity.mempoolTxCount = Int64(history.count) - address.activity.chainTxCount
@@ -106,17 +111,29 @@ public final class ElectrumBackend: ChainBackend {
             calls.append(ElectrumCall("blockchain.scripthash.subscribe", [.string(hashes[index])]))
             calls.append(ElectrumCall("blockchain.scripthash.get_history", [.string(hashes[index])]))
         }
-        let replies = try await client.replies(calls)
+        let replies = try await client.numberedReplies(calls)
         for (position, index) in mismatched.enumerated() {
-            let status = try decode(replies[2 * position], calls[2 * position].method, ElectrumClient.status)
-            let history = try decode(replies[2 * position + 1], calls[2 * position + 1].method, ElectrumClient.history)
-            session.remember(hashes[index], status: status)
+            let status = try decode(replies[2 * position].reply, calls[2 * position].method, ElectrumClient.status)
+            let history = try decode(replies[2 * position + 1].reply, calls[2 * position + 1].method, ElectrumClient.history)
+            session.remember(hashes[index], status: status, line: replies[2 * position].line)
             guard ElectrumClient.status(of: history) == status else {
                 throw session.connection.problem(
                     "the status \(status ?? "null") of script \(hashes[index]) does not match the history the server sent for it (\(history.count) transactions, status \(ElectrumClient.status(of: history) ?? "null"))",
                     method: "blockchain.scripthash.get_history")
             }
             histories[index] = history
+        }
+    }
+
+    /// `history` with each transaction once (SPEC.md section 24). The status is computed over
+    /// the list as the server sent it; no real server lists a transaction twice, and one listed
+    /// with two heights cannot be placed.
+    private func unique(_ history: [ScriptHistoryEntry], of scripthash: String) throws -> [ScriptHistoryEntry] {
+        do {
+            return try withoutRepeats(history, id: \.txid)
+        } catch {
+            throw session.connection.problem("the history of script \(scripthash) lists transaction \(error.id) twice with different heights",
+                                             method: "blockchain.scripthash.get_history")
         }
     }
 
@@ -133,7 +150,8 @@ public final class ElectrumBackend: ChainBackend {
         let replies = try await client.replies(calls)
         let activities = try entries.indices.map { index -> AddressActivity in
             let (confirmed, unconfirmed) = try decode(replies[index], calls[index].method, Self.balance)
-            let history = try decode(replies[entries.count + index], calls[entries.count + index].method, ElectrumClient.history)
+            let history = try unique(try decode(replies[entries.count + index], calls[entries.count + index].method, ElectrumClient.history),
+                                     of: hashes[index])
             let chainCount = Int64(history.filter(\.isConfirmed).count)
             // The server's balance, not the inputs and outputs behind it: funded holds it whole.
             return AddressActivity(chainTxCount: chainCount, funded: confirmed, spent: 0, mempoolTxCount: Int64(history.count) - chainCount,

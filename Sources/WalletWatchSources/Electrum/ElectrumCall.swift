@@ -48,10 +48,25 @@ public enum ElectrumReply: Sendable, Hashable {
     case error(code: Int64?, message: String)
 }
 
+/// A reply and the number of the line it arrived on (1 for the connection's first line): what
+/// orders it against the notifications, which are numbered the same way.
+public struct NumberedReply: Sendable, Hashable {
+    public let reply: ElectrumReply
+    public let line: Int
+}
+
 /// A message the server sent on its own: a subscription's notification.
 public struct ElectrumNotification: Sendable, Hashable {
     /// `blockchain.scripthash.subscribe` or `blockchain.headers.subscribe`.
     public let method: String
     /// The `params` array as JSON.
     public let parameters: [UInt8]
+    /// The number of the line it arrived on (see ``NumberedReply``).
+    public var line = 0
+
+    public init(method: String, parameters: [UInt8], line: Int = 0) {
+        self.method = method
+        self.parameters = parameters
+        self.line = line
+    }
 }

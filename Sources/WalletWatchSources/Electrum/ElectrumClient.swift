@@ -231,14 +231,19 @@ public struct ElectrumClient: Sendable {
     /// The answers to `calls` in order: at most ``batchSize`` calls a write, at most
     /// ``maxBatchesInFlight`` writes waiting at once.
     public func replies(_ calls: [ElectrumCall]) async throws -> [ElectrumReply] {
+        try await numberedReplies(calls).map(\.reply)
+    }
+
+    /// ``replies(_:)``, each with the number of the line it arrived on.
+    public func numberedReplies(_ calls: [ElectrumCall]) async throws -> [NumberedReply] {
         guard !calls.isEmpty else { return [] }
         let chunks = stride(from: 0, to: calls.count, by: Self.batchSize).map { Array(calls[$0..<min($0 + Self.batchSize, calls.count)]) }
-        var replies = [[ElectrumReply]?](repeating: nil, count: chunks.count)
-        try await withThrowingTaskGroup(of: (Int, [ElectrumReply]).self) { group in
+        var replies = [[NumberedReply]?](repeating: nil, count: chunks.count)
+        try await withThrowingTaskGroup(of: (Int, [NumberedReply]).self) { group in
             var next = 0
             func start() {
                 let (index, chunk) = (next, chunks[next])
-                group.addTask { (index, try await connection.call(chunk)) }
+                group.addTask { (index, try await connection.numberedCall(chunk)) }
                 next += 1
             }
             while next < min(Self.maxBatchesInFlight, chunks.count) { start() }

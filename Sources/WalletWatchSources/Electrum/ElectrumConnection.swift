@@ -58,6 +58,11 @@ public final class ElectrumConnection: Sendable {
         var reader: Task<Void, Never>?
     }
 
+    /// The largest notification taken in: a real one is a few hundred bytes, and up to 4,096
+    /// wait in the stream (16 MiB at most) for a daemon that is busy or a one-shot ingest that
+    /// never reads them.
+    static let maxNotificationBytes = 4096
+
     /// A batch with fewer calls than this expects a small answer.
     static let smallBatch = 8
     /// What a server sends at once before it holds small replies back (ElectrumX's warm-up budget).
@@ -94,6 +99,12 @@ public final class ElectrumConnection: Sendable {
 
     /// Sends `calls` in one write and returns their answers in the same order.
     public func call(_ calls: [ElectrumCall]) async throws -> [ElectrumReply] {
+        try await numberedCall(calls).map(\.reply)
+    }
+
+    /// Sends `calls` in one write and returns their answers in the same order, each with the
+    /// number of the line it arrived on.
+    public func numberedCall(_ calls: [ElectrumCall]) async throws -> [NumberedReply] {
         guard !calls.isEmpty else { return [] }
         let (batch, bytes, sent) = try state.withLock { state -> (Batch, [UInt8], [ElectrumCall]) in
             if let failure = state.failure { throw failure }
@@ -164,6 +175,7 @@ public final class ElectrumConnection: Sendable {
 
     private func readLoop() async {
         var buffer: [UInt8] = []
+        var lineNumber = 0
         while !Task.isCancelled {
             let chunk: [UInt8]
             do {
@@ -183,8 +195,9 @@ public final class ElectrumConnection: Sendable {
                 lineStart = newline + 1
                 start = lineStart
                 guard line.count <= limits.maxLineBytes else { return failTooLong() }
+                lineNumber += 1
                 do {
-                    try handle(line)
+                    try handle(line, number: lineNumber)
                 } catch let failure as SourceError {
                     return fail(failure)
                 } catch {
@@ -200,8 +213,8 @@ public final class ElectrumConnection: Sendable {
         fail(problem("the server sent a line longer than \(limits.maxLineBytes) bytes, the most [http] max_response_bytes allows"))
     }
 
-    /// One line: a reply, a batch of replies, or a notification.
-    private func handle(_ line: [UInt8]) throws {
+    /// One line (the `number`th): a reply, a batch of replies, or a notification.
+    private func handle(_ line: [UInt8], number: Int) throws {
         // Servers may pad their lines with spaces (ElectrumX does); an empty line says nothing.
         guard line.contains(where: { $0 != 0x20 && $0 != 0x0D && $0 != 0x09 }) else { return }
         let messages = try JSONReader.read(line) { reader -> [ElectrumMessage] in
@@ -220,8 +233,13 @@ public final class ElectrumConnection: Sendable {
                 guard let waiting = state.withLock({ $0.pending.removeValue(forKey: id) }) else {
                     throw problem("the server answered a request that was never sent (id \(id))")
                 }
-                waiting.batch.deliver(reply, at: waiting.index)
-            case .notification(let notification):
+                waiting.batch.deliver(NumberedReply(reply: reply, line: number), at: waiting.index)
+            case .notification(var notification):
+                // Real ones are a scripthash and a status, or a height and an 80-byte header.
+                guard notification.parameters.count <= Self.maxNotificationBytes else {
+                    throw problem("the server sent a \(DisplaySafety.escaped(notification.method)) notification of \(notification.parameters.count) bytes; at most \(Self.maxNotificationBytes) are expected")
+                }
+                notification.line = number
                 notificationSink.yield(notification)
             }
         }
@@ -237,10 +255,10 @@ public final class ElectrumConnection: Sendable {
 /// The answers of one batch as they arrive, and the task that waits for them.
 private final class Batch: Sendable {
     private struct State {
-        var replies: [ElectrumReply?]
+        var replies: [NumberedReply?]
         var remaining: Int
         var failure: SourceError?
-        var waiter: CheckedContinuation<[ElectrumReply], any Error>?
+        var waiter: CheckedContinuation<[NumberedReply], any Error>?
         var finished = false
     }
 
@@ -250,7 +268,7 @@ private final class Batch: Sendable {
         state = Mutex(State(replies: Array(repeating: nil, count: count), remaining: count))
     }
 
-    func deliver(_ reply: ElectrumReply, at index: Int) {
+    func deliver(_ reply: NumberedReply, at index: Int) {
         state.withLock { state in
             guard state.replies[index] == nil else { return }
             state.replies[index] = reply
@@ -266,7 +284,7 @@ private final class Batch: Sendable {
         finishIfDone()
     }
 
-    func wait() async throws -> [ElectrumReply] {
+    func wait() async throws -> [NumberedReply] {
         try await withCheckedThrowingContinuation { continuation in
             state.withLock { $0.waiter = continuation }
             finishIfDone()
@@ -275,7 +293,7 @@ private final class Batch: Sendable {
 
     /// Resumes the waiter once, when it waits and every answer (or a failure) is in.
     private func finishIfDone() {
-        let resume = state.withLock { state -> (CheckedContinuation<[ElectrumReply], any Error>, Result<[ElectrumReply], any Error>)? in
+        let resume = state.withLock { state -> (CheckedContinuation<[NumberedReply], any Error>, Result<[NumberedReply], any Error>)? in
             guard !state.finished, let waiter = state.waiter else { return nil }
             if let failure = state.failure {
                 state.finished = true

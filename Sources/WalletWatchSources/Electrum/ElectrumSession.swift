@@ -15,8 +15,9 @@ public final class ElectrumSession: Sendable {
     private let state: Mutex<State>
 
     private struct State {
-        /// By scripthash: subscribed scripts and their latest status (nil: no history).
-        var statuses: [String: String?] = [:]
+        /// By scripthash: subscribed scripts, their latest status (nil: no history) and the
+        /// number of the line that said so.
+        var statuses: [String: (status: String?, line: Int)] = [:]
         var tip: (height: Int64, header: BlockHeader)
     }
 
@@ -58,16 +59,28 @@ public final class ElectrumSession: Sendable {
 
     /// Whether `scripthash` is subscribed, and its status if so.
     func cachedStatus(_ scripthash: String) -> String?? {
-        state.withLock { $0.statuses[scripthash] }
+        state.withLock { $0.statuses[scripthash].map(\.status) }
     }
 
-    /// Records a status learnt from a subscription's answer.
-    func remember(_ scripthash: String, status: String?) {
-        state.withLock { $0.statuses[scripthash] = .some(status) }
+    /// Records a status learnt from a subscription's answer, which arrived on `line`.
+    ///
+    /// Statuses are kept in the order the server sent them, not the order the tasks reading
+    /// them get to run: a pass takes in its subscriptions' answers once its whole batch is in,
+    /// by when a notification sent after one of them (a payment arriving during the pass) may
+    /// already be recorded. The older answer must not overwrite it, or the pass that
+    /// notification wakes would find nothing moved.
+    func remember(_ scripthash: String, status: String?, line: Int) {
+        state.withLock { state in
+            if let known = state.statuses[scripthash], known.line > line { return }
+            state.statuses[scripthash] = (status, line)
+        }
     }
 
     /// Takes in a notification: a script's new status or a new tip. Anything malformed or
-    /// unknown is nil (and ignored: a pass reads what it needs anyway).
+    /// unknown is nil (and ignored: a pass reads what it needs anyway). A status for a script
+    /// whose subscription's answer has not been taken in yet (the pass subscribing it is still
+    /// waiting for the rest of its batch) is recorded too: the server only notifies what was
+    /// subscribed, and ``remember(_:status:line:)`` will not overwrite it with the older answer.
     public func apply(_ notification: ElectrumNotification) -> Change? {
         switch notification.method {
         case "blockchain.scripthash.subscribe":
@@ -79,12 +92,11 @@ public final class ElectrumSession: Sendable {
                 guard values.count == 2, let scripthash = values[0] else { throw reader.error("expected [scripthash, status]") }
                 return (scripthash, values[1])
             }) else { return nil }
-            let known = state.withLock { state -> Bool in
-                guard state.statuses[scripthash] != nil else { return false }
-                state.statuses[scripthash] = .some(status)
-                return true
+            state.withLock { state in
+                if let known = state.statuses[scripthash], known.line > notification.line { return }
+                state.statuses[scripthash] = (status, notification.line)
             }
-            return known ? .status(scripthash: scripthash) : nil
+            return .status(scripthash: scripthash)
         case "blockchain.headers.subscribe":
             guard let tip = try? JSONReader.read(notification.parameters, { reader -> (height: Int64, header: BlockHeader) in
                 var tip: (height: Int64, header: BlockHeader)?
