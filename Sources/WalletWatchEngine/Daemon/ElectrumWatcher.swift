@@ -11,7 +11,9 @@ import WalletWatchSources
 /// sessions idle for 10 minutes, so do Tor circuits). A lost connection is opened again after
 /// 1, 2, 4... up to 60 seconds; the pass that follows each new session subscribes every script
 /// again and compares the statuses with the stored ones, so nothing that happened while the
-/// connection was down is missed.
+/// connection was down is missed. A session lost within ``steadyAfter`` of opening counts as a
+/// failure too, so a server that accepts and then drops its clients (a connection limit, a
+/// ban, a failing Tor circuit) is not reconnected to, and fully re-subscribed, every second.
 struct ElectrumWatcher: Sendable {
     let source: SourceConfig
     let clients: SourceClients
@@ -20,6 +22,8 @@ struct ElectrumWatcher: Sendable {
     var settle: Duration = .milliseconds(150)
     /// How long a session stays idle before a ping.
     var pingInterval: Duration = .seconds(120)
+    /// How long a session must have lasted for its loss to start the backoff again from 1 s.
+    var steadyAfter: Duration = .seconds(60)
 
     /// Keeps the session up until `stopping` says so or the task is cancelled; wakes the source's
     /// ingest through `wakeup`.
@@ -33,10 +37,11 @@ struct ElectrumWatcher: Sendable {
                     "source": "\(source.name)", "server": "\(session.version.software)", "protocol": "\(session.version.protocolVersion)",
                     "tip": "\(session.tip.height)",
                 ])
-                failures = 0
+                let opened = ContinuousClock.now
                 // A new session: the next pass subscribes every script and compares.
                 await wakeup.fire()
                 await follow(session, wakeup: wakeup)
+                failures = ContinuousClock.now - opened < steadyAfter ? failures + 1 : 0
                 clients.sessions.set(nil, for: source.name)
                 session.connection.close()
                 if let failure = session.connection.failure, !stopping() {
