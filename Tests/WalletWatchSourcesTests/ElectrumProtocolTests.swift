@@ -51,6 +51,7 @@ struct ElectrumProtocolTests {
         (#"{"jsonrpc":"2.0","id":5}"#, "refused"),
         (#"{"jsonrpc":"2.0","result":null}"#, "refused"),
         (#"{"id":"x","result":1}"#, "refused"),
+        (#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"invalid JSON"},"id":null}"#, "unaddressed error -32700 invalid JSON"),
     ])
     func messages(line: String, expected: String) {
         let described: String
@@ -61,6 +62,8 @@ struct ElectrumProtocolTests {
             case .reply(let id, .error(let code, let message)): described = "reply \(id) error \(code.map(String.init) ?? "-") \(message)"
             case .notification(let notification): described = "notification \(notification.method)"
             }
+        } catch let error as ElectrumUnaddressedError {
+            described = "unaddressed error \(error.code.map(String.init) ?? "-") \(error.message)"
         } catch {
             described = "refused"
         }

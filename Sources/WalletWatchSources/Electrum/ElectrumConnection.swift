@@ -200,6 +200,8 @@ public final class ElectrumConnection: Sendable {
                     try handle(line, number: lineNumber)
                 } catch let failure as SourceError {
                     return fail(failure)
+                } catch let unaddressed as ElectrumUnaddressedError {
+                    return fail(problem(ElectrumClient.explain(code: unaddressed.code, message: unaddressed.message) + ", to a request it could not read"))
                 } catch {
                     return fail(problem("the server sent a message that is not JSON-RPC: \(error)"))
                 }

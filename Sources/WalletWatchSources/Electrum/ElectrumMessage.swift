@@ -1,5 +1,11 @@
 import WalletWatchCore
 
+/// An error object with a null `id`: the server's answer to a request it could not read.
+struct ElectrumUnaddressedError: Error {
+    let code: Int64?
+    let message: String
+}
+
 /// One JSON-RPC message from an Electrum server: an answer to a call, or a notification.
 enum ElectrumMessage {
     case reply(id: Int, ElectrumReply)
@@ -32,6 +38,10 @@ enum ElectrumMessage {
         }
         if let method, !hasID {
             self = .notification(ElectrumNotification(method: method, parameters: parameters ?? Array("[]".utf8)))
+        } else if let error, !hasID {
+            // JSON-RPC's answer to a request the server could not read (a parse error, an
+            // invalid request): it cannot name the request, but its message is worth showing.
+            throw ElectrumUnaddressedError(code: error.code, message: error.message)
         } else if let id, let index = Int(exactly: id) {
             if let error {
                 self = .reply(id: index, .error(code: error.code, message: error.message))
