@@ -25,7 +25,7 @@ struct ElectrumStatusOrderTests {
         let scripthash = Script.electrumScripthash(try Address(Self.address, network: .regtest).scriptPubKey)
 
         // The pass's subscription is answered...
-        let answer = try #require(try await session.client.numberedReplies([ElectrumCall("blockchain.scripthash.subscribe", [.string(scripthash)])]).first)
+        let answer = try #require(try await session.client.numberedReplies([session.subscription(scripthash)]).first)
         let answered = try session.client.decode(try session.client.result(of: answer.reply, "subscribe"), "subscribe", ElectrumClient.status)
         #expect(answered != nil, "the address has a history")
         // ...a payment reaches the server, which notifies it, and the daemon takes that in first.
@@ -51,6 +51,12 @@ struct ElectrumStatusOrderTests {
         // A later answer replaces it, as it should.
         session.remember(scripthash, status: answered, line: line + 1)
         #expect(session.cachedStatus(scripthash) == .some(answered))
+
+        // A notification naming a script never subscribed is not taken in.
+        let stranger = String(repeating: "ab", count: 32)
+        let unasked = ElectrumNotification(method: "blockchain.scripthash.subscribe", parameters: Array(#"["\#(stranger)", null]"#.utf8), line: line + 2)
+        #expect(session.apply(unasked) == nil)
+        #expect(session.cachedStatus(stranger) == nil)
         session.connection.close()
         await simulator.stop()
     }

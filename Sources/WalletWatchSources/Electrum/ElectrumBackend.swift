@@ -48,7 +48,7 @@ public final class ElectrumBackend: ChainBackend {
             let whole = full || entry.syncedAt == nil
             if session.cachedStatus(hashes[index]) == nil || whole {
                 subscription = calls.count
-                calls.append(ElectrumCall("blockchain.scripthash.subscribe", [.string(hashes[index])]))
+                calls.append(session.subscription(hashes[index]))
             }
             if whole {
                 history = calls.count
@@ -108,7 +108,7 @@ public final class ElectrumBackend: ChainBackend {
         guard !mismatched.isEmpty else { return }
         var calls: [ElectrumCall] = []
         for index in mismatched {
-            calls.append(ElectrumCall("blockchain.scripthash.subscribe", [.string(hashes[index])]))
+            calls.append(session.subscription(hashes[index]))
             calls.append(ElectrumCall("blockchain.scripthash.get_history", [.string(hashes[index])]))
         }
         let replies = try await client.numberedReplies(calls)

@@ -103,14 +103,8 @@ public struct ElectrumClient: Sendable {
         return (height, try header(hex, reader))
     }
 
-    /// `blockchain.scripthash.subscribe` for each script: its status, nil when it has no history.
-    public func subscribe(_ scripthashes: [String]) async throws -> [String?] {
-        try await each(scripthashes.map { ElectrumCall("blockchain.scripthash.subscribe", [.string($0)]) }) { reader in
-            try Self.status(&reader)
-        }
-    }
-
-    /// A status: 64 hex digits, or null.
+    /// A status (`blockchain.scripthash.subscribe`'s answer, sent through the session, which
+    /// must know what was subscribed): 64 hex digits, or null.
     static func status(_ reader: inout JSONReader) throws -> String? {
         guard let status = try reader.readOptionalString() else { return nil }
         guard status.utf8.count == 64, Hex.decode(status) != nil else {

@@ -18,6 +18,8 @@ public final class ElectrumSession: Sendable {
         /// By scripthash: subscribed scripts, their latest status (nil: no history) and the
         /// number of the line that said so.
         var statuses: [String: (status: String?, line: Int)] = [:]
+        /// Scripts whose subscription was asked for: the only ones a notification may name.
+        var asked: Set<String> = []
         var tip: (height: Int64, header: BlockHeader)
     }
 
@@ -57,6 +59,12 @@ public final class ElectrumSession: Sendable {
     /// The chain's tip as last answered or notified.
     public var tip: (height: Int64, header: BlockHeader) { state.withLock { $0.tip } }
 
+    /// The call that subscribes `scripthash`; the session takes in notifications for it from now on.
+    func subscription(_ scripthash: String) -> ElectrumCall {
+        _ = state.withLock { $0.asked.insert(scripthash) }
+        return ElectrumCall("blockchain.scripthash.subscribe", [.string(scripthash)])
+    }
+
     /// Whether `scripthash` is subscribed, and its status if so.
     func cachedStatus(_ scripthash: String) -> String?? {
         state.withLock { $0.statuses[scripthash].map(\.status) }
@@ -79,8 +87,9 @@ public final class ElectrumSession: Sendable {
     /// Takes in a notification: a script's new status or a new tip. Anything malformed or
     /// unknown is nil (and ignored: a pass reads what it needs anyway). A status for a script
     /// whose subscription's answer has not been taken in yet (the pass subscribing it is still
-    /// waiting for the rest of its batch) is recorded too: the server only notifies what was
-    /// subscribed, and ``remember(_:status:line:)`` will not overwrite it with the older answer.
+    /// waiting for the rest of its batch) is recorded too, and ``remember(_:status:line:)`` will
+    /// not overwrite it with the older answer. One for a script never asked for is ignored: a
+    /// server cannot grow the session's memory by naming scripts of its own.
     public func apply(_ notification: ElectrumNotification) -> Change? {
         switch notification.method {
         case "blockchain.scripthash.subscribe":
@@ -92,11 +101,13 @@ public final class ElectrumSession: Sendable {
                 guard values.count == 2, let scripthash = values[0] else { throw reader.error("expected [scripthash, status]") }
                 return (scripthash, values[1])
             }) else { return nil }
-            state.withLock { state in
-                if let known = state.statuses[scripthash], known.line > notification.line { return }
+            let taken = state.withLock { state -> Bool in
+                guard state.asked.contains(scripthash) else { return false }
+                if let known = state.statuses[scripthash], known.line > notification.line { return true }
                 state.statuses[scripthash] = (status, notification.line)
+                return true
             }
-            return .status(scripthash: scripthash)
+            return taken ? .status(scripthash: scripthash) : nil
         case "blockchain.headers.subscribe":
             guard let tip = try? JSONReader.read(notification.parameters, { reader -> (height: Int64, header: BlockHeader) in
                 var tip: (height: Int64, header: BlockHeader)?
