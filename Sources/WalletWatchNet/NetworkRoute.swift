@@ -24,12 +24,6 @@ public enum NetworkRoute: Sendable, Hashable {
         return NoProxyList(exceptions).contains(host: host) ? nil : url
     }
 
-    /// The proxy's URL without user name or password, for messages; nil for `.direct`.
-    public var redactedProxy: String? {
-        guard case .proxy(let url, _) = self, !url.isEmpty else { return nil }
-        return URLRedaction.redact(url)
-    }
-
     /// Sets CURLOPT_PROXY and CURLOPT_NOPROXY. Both are always set: an empty proxy is the only
     /// way to keep libcurl from reading a proxy from the environment, and an empty NOPROXY
     /// keeps it from reading `NO_PROXY`.

@@ -15,10 +15,11 @@ extension Doctor {
         let check = await checkAPI(source)
         let route = clients.route(source)
         var note = "; route: \(route.summary(for: source.host))"
-        if let proxy = route.proxy(for: source.host) {
+        let proxy = route.proxy(for: source.host)
+        if let proxy {
             note += check.ok ? " (the proxy answers)" : (await Self.proxyAnswers(proxy) ? " (the proxy answers)" : " (the proxy does not answer: is Tor running?)")
         }
-        if route.proxy(for: source.host)?.lowercased().hasPrefix("socks5://") == true {
+        if proxy?.lowercased().hasPrefix("socks5://") == true {
             note += "; socks5:// looks names up on this machine (your DNS sees them): use socks5h:// to let the proxy resolve them"
         }
         return DoctorCheck(name: check.name, ok: check.ok, detail: check.detail + note)

@@ -33,13 +33,8 @@ public struct ElectrumClient: Sendable {
 
     // MARK: - Calls
 
-    /// `server.version`, which must be the first message: asks for 1.4 to 1.6 and refuses an
-    /// answer outside them.
-    public func negotiate(clientName: String) async throws -> ServerVersion {
-        try version(from: try await connection.call([versionCall(clientName)])[0])
-    }
-
-    /// `server.version` and `blockchain.headers.subscribe` in one write, the version's line
+    /// `server.version` (which must be the first message: it asks for 1.4 to 1.6 and refuses an
+    /// answer outside them) and `blockchain.headers.subscribe` in one write, the version's line
     /// first: servers answer the version before anything else (ElectrumX waits for it, electrs
     /// and Fulcrum answer in order), so a session costs one round trip to open.
     public func negotiateAndSubscribeHeaders(clientName: String) async throws -> (version: ServerVersion, tip: (height: Int64, header: BlockHeader)) {
@@ -80,13 +75,6 @@ public struct ElectrumClient: Sendable {
     /// `server.ping`: keeps an idle connection open (servers drop sessions idle for 10 minutes).
     public func ping() async throws {
         _ = try await one(ElectrumCall("server.ping"))
-    }
-
-    /// `blockchain.headers.subscribe`: the tip's height and header; the server then notifies each new tip.
-    public func subscribeHeaders() async throws -> (height: Int64, header: BlockHeader) {
-        let method = "blockchain.headers.subscribe"
-        let result = try await one(ElectrumCall(method))
-        return try decode(result, method) { try Self.tip(&$0) }
     }
 
     /// A tip as `blockchain.headers.subscribe` answers and notifies it: `{"height", "hex"}`.
@@ -163,28 +151,6 @@ public struct ElectrumClient: Sendable {
     public func headers(_ heights: [Int64]) async throws -> [BlockHeader] {
         try await each(heights.map { ElectrumCall("blockchain.block.header", [.integer($0)]) }) { reader in
             try Self.header(try reader.readString(), reader)
-        }
-    }
-
-    /// `blockchain.block.headers` from `start`: up to `count` consecutive headers.
-    public func headers(from start: Int64, count: Int) async throws -> [BlockHeader] {
-        let method = "blockchain.block.headers"
-        let result = try await one(ElectrumCall(method, [.integer(start), .integer(Int64(count))]))
-        return try decode(result, method) { reader in
-            var hex: String?
-            var returned: Int64?
-            try reader.readObject { reader, key in
-                if key.is("hex") { hex = try reader.readString() }
-                else if key.is("count") { returned = try reader.readNonNegativeInt64() }
-                else { try reader.skipValue() }
-            }
-            guard let hex, let bytes = Hex.decode(hex) else { throw reader.missing("hex") }
-            guard let returned, returned <= count, bytes.count == Int(returned) * BlockHeader.size else {
-                throw reader.error("the headers are not \(returned ?? 0) times 80 bytes (\(bytes.count) bytes)")
-            }
-            return try stride(from: 0, to: bytes.count, by: BlockHeader.size).map { offset in
-                try BlockHeader(parsing: Array(bytes[offset..<(offset + BlockHeader.size)]))
-            }
         }
     }
 
