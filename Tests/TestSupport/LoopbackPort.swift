@@ -7,10 +7,15 @@ public func unusedLoopbackPort(host: String = "127.0.0.1") -> Int {
     let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     precondition(socketFD >= 0, "no socket: errno \(errno)")
     defer { close(socketFD) }
+    return Int(UInt16(bigEndian: bindToLoopback(socketFD, host: host).sin_port))
+}
+
+/// Binds `socketFD` to `host` (a loopback IPv4 address) at a port the kernel picks, and
+/// returns that address.
+public func bindToLoopback(_ socketFD: Int32, host: String = "127.0.0.1") -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr(host)
-    address.sin_port = 0
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) { pointer in
         pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
@@ -18,5 +23,5 @@ public func unusedLoopbackPort(host: String = "127.0.0.1") -> Int {
         }
     }
     precondition(bound, "no free loopback port: errno \(errno)")
-    return Int(UInt16(bigEndian: address.sin_port))
+    return address
 }

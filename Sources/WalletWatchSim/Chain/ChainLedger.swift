@@ -58,9 +58,9 @@ struct ChainLedger: Sendable {
         for outpoint in spends {
             guard let output = output(outpoint), let parent = transactions[outpoint.txid] else { throw SimulatorError(.invalid, "\(outpoint) is not an output of the chain") }
             if let spender = spenders[outpoint] { throw SimulatorError(.conflict, "\(outpoint) is already spent by \(spender)") }
-            if let height, let parentHeight = transactions[outpoint.txid]?.height, parentHeight > height {
+            if let height, let parentHeight = parent.height, parentHeight > height {
                 throw SimulatorError(.conflict, "\(outpoint) is mined at height \(parentHeight), above \(height)")
-            } else if height != nil, transactions[outpoint.txid]?.height == nil {
+            } else if height != nil, parent.height == nil {
                 throw SimulatorError(.conflict, "\(outpoint) is in the mempool: a mined transaction cannot spend it")
             }
             spent.append(output)

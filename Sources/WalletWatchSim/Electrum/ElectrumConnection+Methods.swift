@@ -21,10 +21,7 @@ extension ElectrumConnection {
             return .array([])
         case "blockchain.headers.subscribe":
             let tip = await state.electrumTip()
-            session.withLockedValue { session in
-                session.headersSubscribed = true
-                session.lastTipHash = tip.hash
-            }
+            session.withLockedValue { $0.lastTipHash = tip.hash }
             return ElectrumWire.header(tip.height, Self.cut(tip.header, fault))
         case "blockchain.block.header":
             return try await blockHeader(params, fault: fault)

@@ -93,7 +93,7 @@ final class ElectrumConnection: Sendable {
     /// Tells the client of a new tip (when it subscribed to headers) and of every subscribed
     /// script whose status changed, the header first, as ElectrumX does.
     private func sendNotifications() async {
-        let (headers, scripthashes) = session.withLockedValue { ($0.headersSubscribed, Array($0.statuses.keys)) }
+        let (headers, scripthashes) = session.withLockedValue { ($0.lastTipHash != nil, Array($0.statuses.keys)) }
         if headers {
             let tip = await state.electrumTip()
             let changed = session.withLockedValue { session in

@@ -5,8 +5,7 @@ struct ElectrumSession: Sendable {
     var versionSeen = false
     /// The negotiated protocol version; nil before `server.version`.
     var version: ElectrumVersion?
-    /// Whether `blockchain.headers.subscribe` was called, and the hash of the last tip sent.
-    var headersSubscribed = false
+    /// The hash of the last tip sent; nil until `blockchain.headers.subscribe` is called.
     var lastTipHash: String?
     /// Subscribed scripthashes and the last status sent for each.
     var statuses: [String: String?] = [:]

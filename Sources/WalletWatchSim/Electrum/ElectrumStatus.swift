@@ -1,4 +1,5 @@
 import Crypto
+import WalletWatchBitcoin
 
 /// A script's status as Electrum's protocol-basics ("Status") defines it: the SHA-256 of the
 /// concatenated `txid:height:` of its history (in the order ``ChainLedger/history(of:)`` gives),
@@ -8,8 +9,6 @@ enum ElectrumStatus {
     static func of(_ history: [ScriptHistoryItem]) -> String? {
         guard !history.isEmpty else { return nil }
         let text = history.map { "\($0.txid):\($0.height):" }.joined()
-        return SHA256.hash(data: Array(text.utf8)).map { hexDigits[Int($0 >> 4)] + hexDigits[Int($0 & 0x0f)] }.joined()
+        return Hex.encode(SHA256.hash(data: Array(text.utf8)))
     }
-
-    private static let hexDigits = (0..<16).map { String($0, radix: 16) }
 }

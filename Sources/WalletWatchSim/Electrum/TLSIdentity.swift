@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import NIOSSL
+import WalletWatchBitcoin
 import X509
 
 /// The Electrum face's TLS identity, made at start: a self-signed P-256 certificate for
@@ -38,7 +39,7 @@ struct TLSIdentity: Sendable {
         try Data((pem.pemString + "\n").utf8).write(to: URL(fileURLWithPath: certificatePath))
         try Data((key.pemRepresentation + "\n").utf8).write(to: URL(fileURLWithPath: keyPath), options: .atomic)
         _ = chmod(keyPath, 0o600)
-        certificateSHA256 = SHA256.hash(data: pem.derBytes).map { String(format: "%02x", $0) }.joined()
+        certificateSHA256 = Hex.encode(SHA256.hash(data: pem.derBytes))
         let configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(try NIOSSLCertificate(bytes: pem.derBytes, format: .der))],
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem)))

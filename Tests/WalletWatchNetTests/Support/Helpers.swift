@@ -121,22 +121,6 @@ final class RefusingPort: Sendable {
     }
 }
 
-/// Binds `socketFD` to `host` (a loopback IPv4 address) at a port the kernel picks, and
-/// returns that address.
-func bindToLoopback(_ socketFD: Int32, host: String = "127.0.0.1") -> sockaddr_in {
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr(host)
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-            bind(socketFD, socketAddress, length) == 0 && getsockname(socketFD, socketAddress, &length) == 0
-        }
-    }
-    precondition(bound, "no free loopback port: errno \(errno)")
-    return address
-}
-
 /// The far end of a stream, played by the test with plain sockets: it accepts one connection
 /// and reads only when told to, so that a stream's writes can be made to wait. Its reads block
 /// (at most 10 s each), which is acceptable for the few loopback reads of a test.
