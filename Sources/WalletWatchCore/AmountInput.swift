@@ -1,19 +1,41 @@
 /// An amount as the user wrote it on the command line: an exact amount, or a share of a balance.
 public enum AmountInput: Hashable, Sendable {
-    /// An exact amount in the currency's minor units (`250.50` USD -> 25050, `1500sat` -> 1500).
-    case minorUnits(Int64)
+    /// An exact amount in the currency's smallest units (`250.50` USD -> 25050, `1500sat` -> 1500).
+    case minorUnits(Int128)
     /// A percentage of the asset's current balance (`40%`).
     case percent(Percentage)
+
+    /// A suffix that names a currency's smallest unit, or a multiple of it.
+    private struct UnitSuffix {
+        /// As written after the number (lower-case).
+        let names: [String]
+        /// Smallest units per one of these.
+        let scale: Int128
+        /// Whether the suffix is a unit of `currency`.
+        let fits: @Sendable (Currency) -> Bool
+        /// Says which currencies take it.
+        let forWhom: String
+    }
+
+    /// `sat` is bitcoin's smallest unit; `wei` the smallest unit of ether and of every currency
+    /// with 18 decimals (POL, BNB, DAI and most tokens count in wei too), `gwei` a billion wei.
+    private static let suffixes: [UnitSuffix] = [
+        UnitSuffix(names: ["sats", "sat"], scale: 1, fits: { $0 == .btc }, forWhom: "BTC amounts"),
+        UnitSuffix(names: ["gwei"], scale: 1_000_000_000, fits: { $0.exponent == 18 }, forWhom: "18-decimal currencies such as ETH"),
+        UnitSuffix(names: ["wei"], scale: 1, fits: { $0.exponent == 18 }, forWhom: "18-decimal currencies such as ETH"),
+    ]
 
     /// The forms accepted, for error messages.
     static func accepted(_ currency: Currency, percentAllowed: Bool) -> String {
         var forms = ["250.50", "0.015"]
         if currency == .btc { forms.append("1500sat") }
+        if currency.exponent == 18 { forms += ["21gwei", "5000wei"] }
         if percentAllowed { forms.append("40%") }
         return forms.joined(separator: ", ")
     }
 
-    /// Parses `250.50`, `0.015`, `-20`, `1500sat` (BTC only) and, when allowed, `40%`.
+    /// Parses `250.50`, `0.015`, `-20`, `12.345678901234567891` (ETH), `1500sat` (BTC only),
+    /// `21gwei` and `5000wei` (18-decimal currencies) and, when allowed, `40%`.
     ///
     /// Input with more decimal places than the currency has is refused rather than rounded: a
     /// typed amount is taken exactly as written or not at all.
@@ -28,17 +50,21 @@ public enum AmountInput: Hashable, Sendable {
             }
             return .percent(try Percentage.parse(String(trimmed.dropLast()), original: text))
         }
-        for suffix in ["sats", "sat"] where trimmed.lowercased().hasSuffix(suffix) {
-            guard currency == .btc else {
-                throw UsageError("'\(text)': sats are only for BTC amounts; write \(currency.code) like \(accepted)")
+        let lower = trimmed.lowercased()
+        for suffix in suffixes {
+            guard let name = suffix.names.first(where: { lower.hasSuffix($0) }) else { continue }
+            guard suffix.fits(currency) else {
+                throw UsageError("'\(text)': \(name) are only for \(suffix.forWhom); write \(currency.code) like \(accepted)")
             }
-            let digits = String(trimmed.dropLast(suffix.count))
+            let digits = String(trimmed.dropLast(name.count))
             guard let decimal = ParsedDecimal(digits), decimal.fractionDigits.isEmpty,
-                  let sats = decimal.scaled(to: 0)
+                  let count = decimal.scaled(to: 0)
             else {
-                throw UsageError("'\(text)' is not a whole number of sats; write it like 1500sat")
+                throw UsageError("'\(text)' is not a whole number of \(name); write it like 1500\(name)")
             }
-            return .minorUnits(sats)
+            let (units, overflow) = count.multipliedReportingOverflow(by: suffix.scale)
+            guard !overflow else { throw UsageError("'\(text)' is too large an amount") }
+            return .minorUnits(units)
         }
         guard let decimal = ParsedDecimal(trimmed) else {
             throw UsageError("'\(text)' is not an amount; write it like \(accepted)")
@@ -62,7 +88,7 @@ public enum AmountInput: Hashable, Sendable {
     }
 
     /// The amount in minor units for an asset whose current balance is `balance`.
-    public func resolve(balance: Int64) -> Int64 {
+    public func resolve(balance: Int128) -> Int128 {
         switch self {
         case .minorUnits(let value): value
         case .percent(let percentage): percentage.share(of: balance)
@@ -86,38 +112,58 @@ public struct Percentage: Hashable, Sendable, CustomStringConvertible {
     public static let whole = Percentage(digits: 100, decimalPlaces: 0)
 
     /// True for 100% however it was written (`100`, `100.0`).
-    public var isWhole: Bool { Int128(digits) == 100 * Int128(Currency.powersOfTen[decimalPlaces]) }
+    public var isWhole: Bool { Int128(digits) == 100 * Currency.powerOfTen(decimalPlaces) }
 
-    /// This share of `amount`, rounded half to even to a minor unit.
-    public func share(of amount: Int64) -> Int64 {
-        let denominator = 100 * Int128(Currency.powersOfTen[decimalPlaces])
-        return Int64(clamping: Rounding.halfEven(Int128(amount) * Int128(digits), denominator))
+    /// This share of `amount`, rounded half to even to a minor unit. (A share above 100% of an
+    /// amount near the 128-bit limit, which does not fit, is clamped to the limit.)
+    public func share(of amount: Int128) -> Int128 {
+        let denominator = 100 * Currency.powerOfTen(decimalPlaces)
+        return Rounding.halfEven(amount, times: Int128(digits), over: denominator) ?? (amount < 0 ? .min : .max)
     }
 
     /// Several shares of one `amount`, rounded together (largest remainder): their sum is the
     /// sum of the percentages' exact shares rounded half to even once, so percentages that add
     /// up to 100% or less never take more than `amount` (50% + 50% of 10.03 is 5.02 + 5.01, not
     /// 5.02 twice). Alone, a percentage gets the same as ``share(of:)``.
-    public static func shares(of amount: Int64, _ percentages: [Percentage]) -> [Int64] {
-        let places = 6
-        let denominator = 100 * Int128(Currency.powersOfTen[places])
-        let numerators = percentages.map { Int128(amount) * Int128($0.digits) * Int128(Currency.powersOfTen[places - $0.decimalPlaces]) }
-        var shares = numerators.map { $0 / denominator }
-        let total = Rounding.halfEven(numerators.reduce(0, +), denominator)
-        var left = Int(total - shares.reduce(0, +))
+    public static func shares(of amount: Int128, _ percentages: [Percentage]) -> [Int128] {
+        // Each share is amount x digits / (100 x 10^places): exact with a 256-bit product.
+        // The units left after flooring every share go to the largest remainders.
+        let exact = percentages.map { percentage -> (share: Int128, remainder: Int128, denominator: Int128) in
+            let denominator = 100 * Currency.powerOfTen(percentage.decimalPlaces)
+            // A share too large for 128 bits (thousands of percent of a near-limit amount) is
+            // clamped: such a set is refused as above the balance anyway.
+            let floor = Rounding.truncatingDivision(amount, times: Int128(percentage.digits), over: denominator)
+                ?? (amount < 0 ? .min : .max, 0)
+            return (floor.quotient, floor.remainder, denominator)
+        }
+        var shares = exact.map(\.share)
+        // The sum of the exact shares, rounded half to even once: the floors plus the
+        // remainders' sum (each remainder / its denominator, brought to one denominator of
+        // 100 x 10^6), whose rounding of an exact half looks at the parity of the whole sum.
+        let commonDenominator = 100 * Currency.powerOfTen(6)
+        let remainderSum = exact.reduce(Int128(0)) { sum, item in
+            sum + item.remainder * (commonDenominator / item.denominator)
+        }
+        let (wholeUnits, fraction) = remainderSum.quotientAndRemainder(dividingBy: commonDenominator)
+        let floorsAndWhole = shares.reduce(0, +) + wholeUnits
+        let roundsUp = fraction * 2 > commonDenominator || (fraction * 2 == commonDenominator && floorsAndWhole % 2 != 0)
+        var left = Int(wholeUnits) + (roundsUp ? 1 : 0)
         // The largest remainders get the units left; ties go to the earlier percentage.
-        for index in numerators.indices.sorted(by: { numerators[$0] % denominator > numerators[$1] % denominator }) where left > 0 {
+        let order = exact.indices.sorted { lhs, rhs in
+            exact[lhs].remainder * (commonDenominator / exact[lhs].denominator) > exact[rhs].remainder * (commonDenominator / exact[rhs].denominator)
+        }
+        for index in order where left > 0 {
             shares[index] += 1
             left -= 1
         }
-        return shares.map { Int64(clamping: $0) }
+        return shares
     }
 
-    public var description: String { Money.majorString(digits, exponent: decimalPlaces) + "%" }
+    public var description: String { Money.majorString(Int128(digits), exponent: decimalPlaces) + "%" }
 
     static func parse(_ number: String, original: String) throws(UsageError) -> Percentage {
         guard let decimal = ParsedDecimal(number), !decimal.negative, decimal.fractionDigits.count <= 6,
-              let digits = decimal.scaled(to: decimal.fractionDigits.count)
+              let scaled = decimal.scaled(to: decimal.fractionDigits.count), let digits = Int64(exactly: scaled)
         else {
             throw UsageError("'\(original)' is not a percentage; write it like 40% or 12.5%")
         }
@@ -145,14 +191,12 @@ struct ParsedDecimal {
         else { return nil }
     }
 
-    /// The number times 10^places as an integer; nil on overflow. `places` must cover the fraction.
-    func scaled(to places: Int) -> Int64? {
+    /// The number times 10^places as an integer; nil beyond 128 bits. `places` must cover the fraction.
+    func scaled(to places: Int) -> Int128? {
         let padded = fractionDigits + String(repeating: "0", count: places - fractionDigits.count)
         let digits = (integerDigits + padded).drop { $0 == "0" }
-        guard digits.count <= 18, let magnitude = Int64(digits.isEmpty ? "0" : String(digits)) else {
-            return nil
-        }
-        return negative ? -magnitude : magnitude
+        guard digits.count <= 39 else { return nil }
+        return Int128((negative ? "-" : "") + (digits.isEmpty ? "0" : String(digits)))
     }
 }
 

@@ -8,6 +8,9 @@ public enum AssetKind: String, Sendable, CaseIterable, Codable {
     case addresses
     /// Entered by hand with `tx add` (cash, a bank account).
     case manual
+    /// The native coin or one token of an EVM source (SPEC.md section 26): one asset per
+    /// source and currency, every watched address summed.
+    case evm
 }
 
 /// Something with a balance in one currency.

@@ -1,4 +1,5 @@
-/// The Ark balance of a barkd wallet, broken down as barkd reports it (all in sats).
+/// The Ark balance of a barkd wallet, broken down as barkd reports it (all in sats, each
+/// within 21 million BTC: 64 bits hold them and their sums).
 public struct ArkBalance: Hashable, Sendable {
     public var spendable: Int64
     public var pendingLightningSend: Int64
@@ -57,15 +58,15 @@ public struct OnchainBalance: Hashable, Sendable {
 /// contributions use), what is pending, and how old the figure is.
 public struct AssetBalance: Hashable, Sendable {
     /// The balance allocations and contributions are measured against.
-    public var counted: Int64
+    public var counted: Int128
     /// Incoming but not yet counted (boards, Lightning receives, mempool).
-    public var pending: Int64
+    public var pending: Int128
     /// Locked in outgoing payments (Ark only).
-    public var sending: Int64
+    public var sending: Int128
     /// When the source last reported it; nil for manual assets and sources never ingested.
     public var lastUpdated: Instant?
 
-    public init(counted: Int64, pending: Int64 = 0, sending: Int64 = 0, lastUpdated: Instant? = nil) {
+    public init(counted: Int128, pending: Int128 = 0, sending: Int128 = 0, lastUpdated: Instant? = nil) {
         self.counted = counted
         self.pending = pending
         self.sending = sending

@@ -8,18 +8,20 @@ public enum Funding {
     /// quotient rounded down, and the minor units left over go to the largest remainders (ties:
     /// earlier targets first). So shares always sum to exactly the balance and none exceeds its
     /// target, which independent rounding of each share cannot promise.
-    public static func funded(balance: Int64, targets: [Int64]) -> [Int64] {
-        let total = targets.reduce(Int128(0)) { $0 + Int128($1) }
+    public static func funded(balance: Int128, targets: [Int128]) -> [Int128] {
+        let total = targets.reduce(Int128(0), +)
         guard balance > 0, total > 0 else { return targets.map { _ in 0 } }
-        guard Int128(balance) < total else { return targets }
-        var shares: [Int64] = []
+        guard balance < total else { return targets }
+        var shares: [Int128] = []
         var remainders: [(index: Int, remainder: Int128)] = []
         for (index, target) in targets.enumerated() {
-            let product = Int128(balance) * Int128(target)
-            shares.append(Int64(product / total))
-            remainders.append((index, product % total))
+            // balance x target overflows 128 bits for large 18-decimal amounts (10^24 x 10^24):
+            // the division goes through a 256-bit product. The share is below the balance.
+            let (share, remainder) = Rounding.truncatingDivision(balance, times: target, over: total)!
+            shares.append(share)
+            remainders.append((index, remainder))
         }
-        var leftover = Int64(balance) - shares.reduce(0, +)
+        var leftover = balance - shares.reduce(0, +)
         for entry in remainders.sorted(by: { ($0.remainder, -$0.index) > ($1.remainder, -$1.index) }) where leftover > 0 {
             shares[entry.index] += 1
             leftover -= 1
@@ -34,9 +36,9 @@ public struct AllocationSummary: Hashable, Sendable {
     public struct Target: Hashable, Sendable {
         public let goalID: Int64
         public let goalStatus: GoalStatus
-        public let amount: Int64
+        public let amount: Int128
 
-        public init(goalID: Int64, goalStatus: GoalStatus, amount: Int64) {
+        public init(goalID: Int64, goalStatus: GoalStatus, amount: Int128) {
             self.goalID = goalID
             self.goalStatus = goalStatus
             self.amount = amount
@@ -44,15 +46,15 @@ public struct AllocationSummary: Hashable, Sendable {
     }
 
     /// The asset's counted balance.
-    public let balance: Int64
+    public let balance: Int128
     /// Sum of the targets of active goals.
-    public let allocated: Int64
+    public let allocated: Int128
     /// Sum of the targets of finished goals: kept, but spent.
-    public let spent: Int64
+    public let spent: Int128
     /// Funded amount per goal id (active and finished goals share the balance).
-    public let funded: [Int64: Int64]
+    public let funded: [Int64: Int128]
 
-    public init(balance: Int64, targets: [Target]) {
+    public init(balance: Int128, targets: [Target]) {
         self.balance = balance
         let counted = targets.filter { $0.goalStatus != .cancelled }.sorted { $0.goalID < $1.goalID }
         allocated = counted.filter { $0.goalStatus == .active }.reduce(0) { $0 + $1.amount }
@@ -62,13 +64,13 @@ public struct AllocationSummary: Hashable, Sendable {
     }
 
     /// Free for new allocations: the balance minus active and spent targets, never negative.
-    public var unallocated: Int64 { max(0, balance - allocated - spent) }
+    public var unallocated: Int128 { max(0, balance - allocated - spent) }
     /// How much the targets exceed the balance ("underfunded by").
-    public var shortfall: Int64 { max(0, allocated + spent - balance) }
+    public var shortfall: Int128 { max(0, allocated + spent - balance) }
 
     /// `amount` as a percentage of the balance in hundredths (4000 = 40.00%); nil for an empty asset.
-    public func percentHundredths(of amount: Int64) -> Int64? {
+    public func percentHundredths(of amount: Int128) -> Int64? {
         guard balance > 0 else { return nil }
-        return Int64(clamping: Rounding.halfEven(Int128(amount) * 10_000, Int128(balance)))
+        return Rounding.halfEven(amount, times: 10_000, over: balance).map { Int64(clamping: $0) } ?? Int64.max
     }
 }

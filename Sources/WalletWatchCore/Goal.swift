@@ -15,7 +15,7 @@ public struct Goal: Hashable, Sendable {
     public var name: String
     public var currency: Currency
     /// The amount to reach, in the goal currency's minor units.
-    public var target: Int64
+    public var target: Int128
     public var deadline: Day?
     public var status: GoalStatus
     public var createdAt: Instant
@@ -23,7 +23,7 @@ public struct Goal: Hashable, Sendable {
     public var finishedAt: Instant?
 
     public init(
-        id: Int64? = nil, name: String, currency: Currency, target: Int64, deadline: Day?,
+        id: Int64? = nil, name: String, currency: Currency, target: Int128, deadline: Day?,
         status: GoalStatus = .active, createdAt: Instant, finishedAt: Instant? = nil
     ) {
         self.id = id

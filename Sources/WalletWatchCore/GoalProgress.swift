@@ -15,17 +15,17 @@ public struct NoRates: CurrencyConverter {
 /// How far a goal is (SPEC.md section 9): funded now against its target.
 public struct GoalProgress: Hashable, Sendable {
     /// The target, in the goal currency.
-    public let target: Int64
+    public let target: Int128
     /// The sum of the funded amounts of its assets, converted to the goal currency; nil when a
     /// share could not be converted. A missing rate makes the goal's figures unknown: counting
     /// that share as zero would report a goal as further away than it is.
-    public let funded: Int64?
+    public let funded: Int128?
     /// Asset currencies whose shares could not be converted (no rate).
     public let missingRates: [Currency]
 
     /// Adds up the funded shares of a goal's assets in the goal's currency.
     public init(goal: Goal, shares: [Money], converter: any CurrencyConverter) {
-        var funded: Int64 = 0
+        var funded: Int128 = 0
         var missing: Set<Currency> = []
         // Sum per currency first, so each currency is converted (and rounded) once.
         let byCurrency = Dictionary(grouping: shares, by: \.currency)
@@ -44,12 +44,12 @@ public struct GoalProgress: Hashable, Sendable {
 
     /// funded / target, as numerator and denominator (0 when the target is 0; may exceed 1);
     /// nil when a rate is missing.
-    public var achievementRate: (numerator: Int64, denominator: Int64)? {
+    public var achievementRate: (numerator: Int128, denominator: Int128)? {
         funded.map { target == 0 ? (0, 1) : ($0, target) }
     }
 
     /// target - funded (negative when above the target); nil when a rate is missing.
-    public var distance: Int64? { funded.map { target - $0 } }
+    public var distance: Int128? { funded.map { target - $0 } }
 
     /// The goal is reached once funded covers the target; nil when a rate is missing.
     public var reached: Bool? { funded.map { $0 >= target } }

@@ -6,9 +6,9 @@ public enum GoalTimeline {
     public struct TargetChange: Hashable, Sendable {
         public let assetID: Int64
         public let goalID: Int64
-        public let amount: Int64
+        public let amount: Int128
         public let timestamp: Instant
-        public init(assetID: Int64, goalID: Int64, amount: Int64, timestamp: Instant) {
+        public init(assetID: Int64, goalID: Int64, amount: Int128, timestamp: Instant) {
             self.assetID = assetID
             self.goalID = goalID
             self.amount = amount
@@ -23,9 +23,9 @@ public enum GoalTimeline {
     public static func funded(
         goals: [(id: Int64, currency: Currency)], assets: [PortfolioAsset], history: [TargetChange],
         rates: RateHistory, at instants: [Instant]
-    ) -> [Int64: [Int64?]] {
-        var result = Dictionary(uniqueKeysWithValues: goals.map { ($0.id, [Int64?]()) })
-        var targets: [Int64: [Int64: Int64]] = [:]
+    ) -> [Int64: [Int128?]] {
+        var result = Dictionary(uniqueKeysWithValues: goals.map { ($0.id, [Int128?]()) })
+        var targets: [Int64: [Int64: Int128]] = [:]
         var nextChange = 0
         for (instant, quantities) in zip(instants, ValueTimeline.quantities(of: assets, at: instants)) {
             while nextChange < history.count, history[nextChange].timestamp <= instant {
@@ -34,7 +34,7 @@ public enum GoalTimeline {
                 nextChange += 1
             }
             // Each goal's shares, summed per asset currency so each currency converts once.
-            var shares: [Int64: [Currency: Int64]] = [:]
+            var shares: [Int64: [Currency: Int128]] = [:]
             for (index, asset) in assets.enumerated() {
                 guard let assetTargets = targets[asset.id], !assetTargets.isEmpty else { continue }
                 let goalIDs = assetTargets.keys.sorted()
@@ -44,7 +44,7 @@ public enum GoalTimeline {
                 }
             }
             for goal in goals {
-                var total: Int64? = 0
+                var total: Int128? = 0
                 for (currency, amount) in shares[goal.id] ?? [:] where amount != 0 {
                     let converted = rates.quote(from: currency, to: goal.currency, at: instant).flatMap {
                         RateTable.convert(Money(minorUnits: amount, currency: currency), to: goal.currency, quote: $0)

@@ -4,7 +4,8 @@
 public indirect enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
-    case int(Int64)
+    /// An integer: an amount in its smallest unit (128 bits: wei exceed 64), a count, an id.
+    case int(Int128)
     /// A number written exactly as given (a decimal such as a rate or a fraction).
     case number(String)
     case string(String)
@@ -30,7 +31,13 @@ public indirect enum JSONValue: Hashable, Sendable {
     public static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
 
     /// An integer, or null.
-    public static func int(_ value: Int64?) -> JSONValue { value.map(JSONValue.int) ?? .null }
+    public static func int(_ value: Int128?) -> JSONValue { value.map(JSONValue.int) ?? .null }
+
+    /// A 64-bit integer (a count, an id, a time), or null.
+    public static func int(_ value: Int64?) -> JSONValue { value.map { .int(Int128($0)) } ?? .null }
+
+    /// A platform integer, or null.
+    public static func int(_ value: Int?) -> JSONValue { value.map { .int(Int128($0)) } ?? .null }
 
     /// A boolean, or null.
     public static func bool(_ value: Bool?) -> JSONValue { value.map(JSONValue.bool) ?? .null }
@@ -121,7 +128,7 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     ExpressibleByArrayLiteral, ExpressibleByNilLiteral
 {
     public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(integerLiteral value: Int64) { self = .int(Int128(value)) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(nilLiteral: ()) { self = .null }

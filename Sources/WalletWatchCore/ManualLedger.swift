@@ -1,10 +1,10 @@
 /// One confirmed amount in a manual asset's history, as the ledger rules see it.
 public struct LedgerEntry: Hashable, Sendable {
     public let txid: String
-    public let amount: Int64
+    public let amount: Int128
     public let date: Instant
 
-    public init(txid: String, amount: Int64, date: Instant) {
+    public init(txid: String, amount: Int128, date: Instant) {
         self.txid = txid
         self.amount = amount
         self.date = date
@@ -66,7 +66,7 @@ public enum ManualLedger {
     }
 
     /// The balance of `entries` at `instant` (everything dated at or before it).
-    public static func balance(of entries: [LedgerEntry], at instant: Instant) -> Int64 {
+    public static func balance(of entries: [LedgerEntry], at instant: Instant) -> Int128 {
         entries.reduce(0) { $1.date <= instant ? $0 + $1.amount : $0 }
     }
 
@@ -81,9 +81,9 @@ public enum ManualLedger {
 
     /// The first point in time where the running balance is negative: its date, the balance
     /// there, and the withdrawal dated then that the message should name.
-    public static func firstShortfall(_ entries: [LedgerEntry]) -> (date: Instant, balance: Int64, txid: String)? {
+    public static func firstShortfall(_ entries: [LedgerEntry]) -> (date: Instant, balance: Int128, txid: String)? {
         let sorted = entries.sorted { ($0.date, $0.amount) < ($1.date, $1.amount) }
-        var balance: Int64 = 0
+        var balance: Int128 = 0
         var index = 0
         while index < sorted.count {
             let date = sorted[index].date
@@ -100,7 +100,7 @@ public enum ManualLedger {
         return nil
     }
 
-    private static func money(_ minor: Int64, _ currency: Currency) -> String {
+    private static func money(_ minor: Int128, _ currency: Currency) -> String {
         Money(minorUnits: minor, currency: currency).description
     }
 }

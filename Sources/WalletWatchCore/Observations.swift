@@ -2,8 +2,8 @@
 public struct ObservedTransaction: Hashable, Sendable {
     /// Stable across refreshes: `ark:<source>:<movement id>` or an on-chain txid.
     public var txid: String
-    /// Signed satoshis: positive into the asset, negative out of it.
-    public var amount: Int64
+    /// Signed smallest units of the asset's currency: positive into the asset, negative out of it.
+    public var amount: Int128
     public var type: TransactionType
     public var status: TransactionStatus
     /// When it happened, as the source states it; nil when the source does not say.
@@ -12,14 +12,14 @@ public struct ObservedTransaction: Hashable, Sendable {
     /// on-chain transactions have a block height but no time). Never used to update a row:
     /// a guess that moves with the clock must not rewrite unchanged transactions.
     public var estimatedDate: Instant?
-    public var fee: Int64?
+    public var fee: Int128?
     public var round: Int64?
     public var boardTxid: String?
     /// The first destination (outgoing) or origin (incoming), when known.
     public var counterparty: String?
 
-    public init(txid: String, amount: Int64, type: TransactionType, status: TransactionStatus, date: Instant?,
-                estimatedDate: Instant? = nil, fee: Int64? = nil, round: Int64? = nil, boardTxid: String? = nil,
+    public init(txid: String, amount: Int128, type: TransactionType, status: TransactionStatus, date: Instant?,
+                estimatedDate: Instant? = nil, fee: Int128? = nil, round: Int64? = nil, boardTxid: String? = nil,
                 counterparty: String? = nil) {
         self.txid = txid
         self.amount = amount

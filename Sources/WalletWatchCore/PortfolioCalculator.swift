@@ -4,9 +4,9 @@ import Foundation
 public struct PortfolioAsset: Hashable, Sendable {
     /// One confirmed transaction: a signed amount in the asset's minor units at a date.
     public struct Movement: Hashable, Sendable {
-        public let amount: Int64
+        public let amount: Int128
         public let date: Instant
-        public init(amount: Int64, date: Instant) {
+        public init(amount: Int128, date: Instant) {
             self.amount = amount
             self.date = date
         }
@@ -26,7 +26,7 @@ public struct PortfolioAsset: Hashable, Sendable {
     }
 
     /// Quantity now: the sum of the confirmed transactions.
-    public var quantity: Int64 { movements.reduce(0) { $0 + $1.amount } }
+    public var quantity: Int128 { movements.reduce(0) { $0 + $1.amount } }
 }
 
 /// A date at which a price was needed and none was known (no rate at or before it).
@@ -87,18 +87,18 @@ public struct Pricer: Sendable {
 /// currency's minor units; nil means "unknown because a rate is missing", never zero.
 public struct AssetFigures: Hashable, Sendable {
     /// Quantity now, in the asset's minor units.
-    public let quantity: Int64
+    public let quantity: Int128
     /// Quantity x price now.
-    public let value: Int64?
+    public let value: Int128?
     /// Display minor units per one major unit of the asset: the cost basis over the quantity
     /// held now (the moving average). Nil when nothing is held or a cost is unknown.
-    public let averageCost: Int64?
+    public let averageCost: Int128?
     /// What the quantity held now cost: the moving average's running cost basis.
-    public let costBasis: Int64?
+    public let costBasis: Int128?
     /// Value - cost basis.
-    public let unrealizedGain: Int64?
+    public let unrealizedGain: Int128?
     /// Sum over withdrawals of amount x (price at its date - the average cost at that moment).
-    public let realizedGain: Int64?
+    public let realizedGain: Int128?
     /// The time-weighted return as a fraction (0.125 = 12.5%); nil when nothing was held.
     public let timeWeightedReturn: Decimal?
     /// The first date that needed a rate and had none.
@@ -146,12 +146,12 @@ public enum PortfolioCalculator {
             }
         }
         let quantity = basis.quantity
-        let averageCost = basis.averagePerMinorUnit.flatMap { Rounding.halfEven($0 * Decimal(asset.currency.minorUnitsPerMajor)) }
+        let averageCost = basis.averagePerMinorUnit.flatMap { Rounding.halfEven($0 * Decimal(minorUnits: asset.currency.minorUnitsPerMajor)) }
         let costBasis = basis.cost.flatMap(Rounding.halfEven)
-        var value: Int64? = 0
+        var value: Int128? = 0
         if quantity != 0 {
             if let price = pricer.unitPrice(asset.currency, at: now) {
-                value = Rounding.halfEven(Decimal(quantity) * price)
+                value = Rounding.halfEven(Decimal(minorUnits: quantity) * price)
             } else {
                 value = nil
                 note(now)
@@ -177,7 +177,7 @@ public enum PortfolioCalculator {
     /// withdrawn) earns nothing and is skipped. Nil when no period had a value to grow from.
     public static func timeWeightedReturn(of assets: [PortfolioAsset], pricer: Pricer, now: Instant) -> Result<Decimal?, MissingPrice> {
         let flows = Dictionary(grouping: assets.flatMap { asset in asset.movements.map { (asset.id, $0) } }, by: \.1.date)
-        var quantities = Dictionary(uniqueKeysWithValues: assets.map { ($0.id, Int64(0)) })
+        var quantities = Dictionary(uniqueKeysWithValues: assets.map { ($0.id, Int128(0)) })
         let currencies = Dictionary(uniqueKeysWithValues: assets.map { ($0.id, $0.currency) })
         func value(at instant: Instant) -> Result<Decimal, MissingPrice> {
             var total: Decimal = 0
@@ -185,7 +185,7 @@ public enum PortfolioCalculator {
                 guard let price = pricer.unitPrice(currencies[id]!, at: instant) else {
                     return .failure(pricer.missing(currencies[id]!, at: instant))
                 }
-                total += Decimal(quantity) * price
+                total += Decimal(minorUnits: quantity) * price
             }
             return .success(total)
         }
@@ -218,7 +218,7 @@ public enum PortfolioCalculator {
 /// withdrawals realized, in display-currency minor units (exact until a figure is rounded).
 struct CostBasis {
     /// Asset minor units held.
-    private(set) var quantity: Int64 = 0
+    private(set) var quantity: Int128 = 0
     /// What `quantity` cost; nil while a cost is unknown.
     private(set) var cost: Decimal? = 0
     /// The sum of the realized gains; nil once one is unknown.
@@ -230,19 +230,19 @@ struct CostBasis {
     /// the cost is unknown.
     var averagePerMinorUnit: Decimal? {
         guard quantity > 0, let cost else { return nil }
-        return cost / Decimal(quantity)
+        return cost / Decimal(minorUnits: quantity)
     }
 
     /// `amount` (above 0) comes in at `price` (nil: unknown).
-    mutating func deposit(_ amount: Int64, at price: Decimal?) {
+    mutating func deposit(_ amount: Int128, at price: Decimal?) {
         quantity += amount
         guard !overdrawn else { return }
-        cost = cost.flatMap { cost in price.map { cost + Decimal(amount) * $0 } }
+        cost = cost.flatMap { cost in price.map { cost + Decimal(minorUnits: amount) * $0 } }
     }
 
     /// `amount` (above 0) goes out at `price` (nil: unknown): it takes its share of the cost out
     /// at the average of this moment, and realizes the difference to its price.
-    mutating func withdraw(_ amount: Int64, at price: Decimal?) {
+    mutating func withdraw(_ amount: Int128, at price: Decimal?) {
         guard !overdrawn, amount <= quantity else {
             overdrawn = true
             quantity -= amount
@@ -253,11 +253,11 @@ struct CostBasis {
         let average = averagePerMinorUnit
         quantity -= amount
         if let price, let average {
-            realized = realized.map { $0 + Decimal(amount) * (price - average) }
+            realized = realized.map { $0 + Decimal(minorUnits: amount) * (price - average) }
         } else {
             realized = nil
         }
         // Everything withdrawn: nothing is held, so nothing is owed to any cost, known or not.
-        cost = quantity == 0 ? 0 : average.flatMap { average in cost.map { $0 - Decimal(amount) * average } }
+        cost = quantity == 0 ? 0 : average.flatMap { average in cost.map { $0 - Decimal(minorUnits: amount) * average } }
     }
 }

@@ -23,9 +23,9 @@
 public enum ProgressCalculator {
     /// A confirmed transaction dated in [S, N].
     public struct Movement: Hashable, Sendable {
-        public let amount: Int64
+        public let amount: Int128
         public let date: Instant
-        public init(amount: Int64, date: Instant) {
+        public init(amount: Int128, date: Instant) {
             self.amount = amount
             self.date = date
         }
@@ -34,14 +34,14 @@ public enum ProgressCalculator {
     /// An allocation-history row dated in [S, N], in the order the rows were written.
     public struct TargetChange: Hashable, Sendable {
         public let goalID: Int64
-        public let amount: Int64
+        public let amount: Int128
         public let timestamp: Instant
         /// The row belongs to the targets at S, not to the month: a row dated exactly S that no
         /// transaction of the month caused, or a Rule 1 row (or its adjustment after an edit) of a
         /// transaction dated before S that was timestamped later because the pair already had
         /// later rows.
         public let countsAtStart: Bool
-        public init(goalID: Int64, amount: Int64, timestamp: Instant, countsAtStart: Bool = false) {
+        public init(goalID: Int64, amount: Int128, timestamp: Instant, countsAtStart: Bool = false) {
             self.goalID = goalID
             self.amount = amount
             self.timestamp = timestamp
@@ -54,19 +54,19 @@ public enum ProgressCalculator {
         public let assetID: Int64
         public let currency: Currency
         /// The counted balance now (N).
-        public let balanceNow: Int64
+        public let balanceNow: Int128
         /// Confirmed transactions dated in [S, N].
         public let movements: [Movement]
         /// History rows dated in [S, N], in the order they were written (ties by creation).
         public let changes: [TargetChange]
         /// Targets just before S by goal, for pairs with history rows dated before S (read from
         /// the history as it is now, so that rows recorded after the start but dated before it count).
-        public let baseline: [Int64: Int64]
+        public let baseline: [Int64: Int128]
         /// Current targets by goal (for the dedicated-asset fallback).
-        public let currentTargets: [Int64: Int64]
+        public let currentTargets: [Int64: Int128]
 
-        public init(assetID: Int64, currency: Currency, balanceNow: Int64, movements: [Movement], changes: [TargetChange],
-                    baseline: [Int64: Int64], currentTargets: [Int64: Int64]) {
+        public init(assetID: Int64, currency: Currency, balanceNow: Int128, movements: [Movement], changes: [TargetChange],
+                    baseline: [Int64: Int128], currentTargets: [Int64: Int128]) {
             self.assetID = assetID
             self.currency = currency
             self.balanceNow = balanceNow
@@ -79,16 +79,16 @@ public enum ProgressCalculator {
 
     /// One tracked goal's contribution from one asset, in the asset's currency.
     public struct Contribution: Hashable, Sendable {
-        public var fundedAtStart: Int64 = 0
-        public var fundedAtEnd: Int64 = 0
+        public var fundedAtStart: Int128 = 0
+        public var fundedAtEnd: Int128 = 0
         /// Changes of funded caused by deposits and withdrawals.
-        public var fromTransactions: Int64 = 0
+        public var fromTransactions: Int128 = 0
         /// Changes of funded caused by allocation changes.
-        public var fromReallocations: Int64 = 0
+        public var fromReallocations: Int128 = 0
         /// The whole contribution (= fundedAtEnd - fundedAtStart).
-        public var total: Int64 { fromTransactions + fromReallocations }
+        public var total: Int128 { fromTransactions + fromReallocations }
 
-        public init(fundedAtStart: Int64 = 0, fundedAtEnd: Int64 = 0, fromTransactions: Int64 = 0, fromReallocations: Int64 = 0) {
+        public init(fundedAtStart: Int128 = 0, fundedAtEnd: Int128 = 0, fromTransactions: Int128 = 0, fromReallocations: Int128 = 0) {
             self.fundedAtStart = fundedAtStart
             self.fundedAtEnd = fundedAtEnd
             self.fromTransactions = fromTransactions
@@ -143,9 +143,9 @@ public enum ProgressCalculator {
     /// changed its pair's target by `amount - previous amount`; that change moves to the baseline,
     /// and every walked row written before it is raised by the same change, since in date order
     /// the change came first. (Without such rows this is the history as written.)
-    static func targetWalk(of asset: AssetInput, trackedGoals: Set<Int64>) -> (baseline: [Int64: Int64], changes: [TargetChange]) {
+    static func targetWalk(of asset: AssetInput, trackedGoals: Set<Int64>) -> (baseline: [Int64: Int128], changes: [TargetChange]) {
         var previous = asset.baseline
-        var lateChanges: [Int64: [Int64]] = [:]  // per goal, the change of each row that counts at the start, in order
+        var lateChanges: [Int64: [Int128]] = [:]  // per goal, the change of each row that counts at the start, in order
         var lateBefore: [Int] = []  // per row, how many of its goal's late rows came before it
         for change in asset.changes {
             let delta = change.amount - (previous[change.goalID] ?? 0)
@@ -165,7 +165,7 @@ public enum ProgressCalculator {
 
     /// Targets at S: the history at S, with the dedicated-asset fallback for a tracked goal that
     /// has no row at or before S (and none counted there).
-    static func baselineTargets(of asset: AssetInput, trackedGoals: Set<Int64>, countedAtStart: Set<Int64> = []) -> [Int64: Int64] {
+    static func baselineTargets(of asset: AssetInput, trackedGoals: Set<Int64>, countedAtStart: Set<Int64> = []) -> [Int64: Int128] {
         var targets = asset.baseline
         let tracked = asset.currentTargets.keys.filter(trackedGoals.contains)
         if tracked.count == 1, let goal = tracked.first, asset.baseline[goal] == nil, !countedAtStart.contains(goal) {
@@ -175,7 +175,7 @@ public enum ProgressCalculator {
     }
 
     /// funded(g) for every goal with a target, shared as ``Funding`` does (goals in id order).
-    static func fundedByGoal(balance: Int64, targets: [Int64: Int64]) -> [Int64: Int64] {
+    static func fundedByGoal(balance: Int128, targets: [Int64: Int128]) -> [Int64: Int128] {
         let goals = targets.keys.sorted()
         let shares = Funding.funded(balance: balance, targets: goals.map { targets[$0]! })
         return Dictionary(uniqueKeysWithValues: zip(goals, shares))

@@ -39,7 +39,8 @@ public enum RateImportParser {
     public static let columns = ["date", "base", "quote", "rate"]
 
     /// Every price of the file, or every problem with it (a file with a problem imports nothing).
-    public static func parse(_ text: String, now: Instant) -> (rates: [ImportedRate], problems: [RateImportProblem]) {
+    /// Codes are resolved in `registry` (the database's: the user's own units count).
+    public static func parse(_ text: String, now: Instant, registry: CurrencyRegistry) -> (rates: [ImportedRate], problems: [RateImportProblem]) {
         let records: [CSV.Record]
         do { records = try CSV.parse(text) } catch {
             return ([], [RateImportProblem(line: error.line, reason: error.reason)])
@@ -63,7 +64,7 @@ public enum RateImportParser {
                 continue
             }
             let value = { (column: Int) in record.fields[index[column]].trimmingSpaces }
-            switch parseRate(date: value(0), base: value(1), quote: value(2), rate: value(3), line: record.line, now: now) {
+            switch parseRate(date: value(0), base: value(1), quote: value(2), rate: value(3), line: record.line, now: now, registry: registry) {
             case .failure(let problem):
                 problems.append(problem)
             case .success(let rate):
@@ -86,14 +87,15 @@ public enum RateImportParser {
         return (rates, problems)
     }
 
-    static func parseRate(date: String, base: String, quote: String, rate: String, line: Int, now: Instant) -> Result<ImportedRate, RateImportProblem> {
+    static func parseRate(date: String, base: String, quote: String, rate: String, line: Int, now: Instant,
+                          registry: CurrencyRegistry) -> Result<ImportedRate, RateImportProblem> {
         func problem(_ reason: String) -> Result<ImportedRate, RateImportProblem> { .failure(RateImportProblem(line: line, reason: reason)) }
         guard let instant = Day(date)?.startInstant ?? Instant(iso8601: date) else {
             return problem("date '\(date)' is not a date; write it like 2026-10-01 (or 2026-10-01T12:00:00Z)")
         }
         guard instant <= now else { return problem("date \(date) is in the future") }
-        guard let baseCurrency = try? Currency(code: base) else { return problem("base '\(base)' is not a currency; use an ISO 4217 code such as USD, or BTC") }
-        guard let quoteCurrency = try? Currency(code: quote) else { return problem("quote '\(quote)' is not a currency; use an ISO 4217 code such as USD, or BTC") }
+        guard let baseCurrency = try? registry.currency(base) else { return problem("base '\(base)' is not a currency; use one of `walletwatch currency list`, such as BTC, ETH or USD") }
+        guard let quoteCurrency = try? registry.currency(quote) else { return problem("quote '\(quote)' is not a currency; use one of `walletwatch currency list`, such as USD or EUR") }
         guard baseCurrency != quoteCurrency else { return problem("base and quote are both \(baseCurrency.code); a rate is between two currencies") }
         guard let parsed = ParsedDecimal(rate), !parsed.negative, parsed.integerDigits.count + parsed.fractionDigits.count <= 30,
               let decimal = Decimal(string: rate, locale: Locale(identifier: "en_US_POSIX")), decimal > 0

@@ -82,7 +82,7 @@ public struct RateTable: CurrencyConverter {
         let shift = currency.exponent - money.currency.exponent
         let scale = Decimal(sign: .plus, exponent: shift, significand: 1)
         guard quote.denominator != 0,
-              let minor = Rounding.halfEven(Decimal(money.minorUnits) * quote.numerator * scale / quote.denominator)
+              let minor = Rounding.halfEven(Decimal(minorUnits: money.minorUnits) * quote.numerator * scale / quote.denominator)
         else { return nil }
         return Money(minorUnits: minor, currency: currency)
     }

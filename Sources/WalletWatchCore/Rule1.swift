@@ -9,9 +9,9 @@ public enum Rule1 {
     public struct Allocation: Hashable, Sendable {
         public let goalID: Int64
         public let goalStatus: GoalStatus
-        public let amount: Int64
+        public let amount: Int128
 
-        public init(goalID: Int64, goalStatus: GoalStatus, amount: Int64) {
+        public init(goalID: Int64, goalStatus: GoalStatus, amount: Int128) {
             self.goalID = goalID
             self.goalStatus = goalStatus
             self.amount = amount
@@ -21,10 +21,10 @@ public enum Rule1 {
     /// A transaction that became confirmed, as Rule 1 sees it.
     public struct Confirmed: Hashable, Sendable {
         public let txid: String
-        public let amount: Int64
+        public let amount: Int128
         public let date: Instant
 
-        public init(txid: String, amount: Int64, date: Instant) {
+        public init(txid: String, amount: Int128, date: Instant) {
             self.txid = txid
             self.amount = amount
             self.date = date
@@ -35,13 +35,13 @@ public enum Rule1 {
     public struct Decision: Hashable, Sendable {
         public let txid: String
         public let goalID: Int64
-        public let newTarget: Int64
+        public let newTarget: Int128
         public let date: Instant
     }
 
     /// The goal the asset is dedicated to, given its allocations and its balance before the
     /// transaction; nil when it is shared, partly allocated or not allocated.
-    public static func dedicatedGoal(allocations: [Allocation], balanceBefore: Int64) -> Allocation? {
+    public static func dedicatedGoal(allocations: [Allocation], balanceBefore: Int128) -> Allocation? {
         guard allocations.count == 1, let only = allocations.first, only.goalStatus == .active,
               only.amount >= balanceBefore
         else { return nil }
@@ -54,14 +54,14 @@ public enum Rule1 {
     /// `excluded` (Rule 1b's deposits to reserved addresses) count in those balances but are
     /// never allocated.
     public static func decide(
-        confirmed: [Confirmed], balanceAfterPass: Int64, allocations: [Allocation], excluding excluded: Set<String> = []
+        confirmed: [Confirmed], balanceAfterPass: Int128, allocations: [Allocation], excluding excluded: Set<String> = []
     ) -> [Decision] {
         let ordered = confirmed.sorted { ($0.date, $0.txid) < ($1.date, $1.txid) }
         // atOrAfter[i]: the amounts dated at or after ordered[i] (equal dates all count),
         // built from the end so that many transactions in one pass cost O(n log n).
-        var atOrAfter = [Int64](repeating: 0, count: ordered.count)
+        var atOrAfter = [Int128](repeating: 0, count: ordered.count)
         var index = ordered.count - 1
-        var running: Int64 = 0
+        var running: Int128 = 0
         while index >= 0 {
             var start = index
             while start > 0, ordered[start - 1].date == ordered[index].date { start -= 1 }

@@ -13,10 +13,10 @@ public enum Rule1b {
         /// Whether that goal is still active.
         public let goalStatus: GoalStatus
         /// What the transaction paid to the address, in sats.
-        public let amount: Int64
+        public let amount: Int128
 
         /// A payment of `amount` to an address reserved for `goalID`.
-        public init(goalID: Int64, goalStatus: GoalStatus, amount: Int64) {
+        public init(goalID: Int64, goalStatus: GoalStatus, amount: Int128) {
             self.goalID = goalID
             self.goalStatus = goalStatus
             self.amount = amount
@@ -28,10 +28,10 @@ public enum Rule1b {
         /// The goal whose target rises.
         public let goalID: Int64
         /// Its target on the asset after the deposit.
-        public let newTarget: Int64
+        public let newTarget: Int128
 
         /// A goal's new target.
-        public init(goalID: Int64, newTarget: Int64) {
+        public init(goalID: Int64, newTarget: Int128) {
             self.goalID = goalID
             self.newTarget = newTarget
         }
@@ -40,9 +40,9 @@ public enum Rule1b {
     /// The new targets for one transaction that added `netAmount` to the wallet and paid
     /// `deposits` to reserved addresses, given the goals' current targets on the asset. Deposits
     /// are taken in order (the caller orders them by address) until the net amount is used up.
-    public static func decide(deposits: [Deposit], netAmount: Int64, targets: [Int64: Int64]) -> [Decision] {
+    public static func decide(deposits: [Deposit], netAmount: Int128, targets: [Int64: Int128]) -> [Decision] {
         var left = max(0, netAmount)
-        var raised: [Int64: Int64] = [:]
+        var raised: [Int64: Int128] = [:]
         var order: [Int64] = []
         for deposit in deposits where deposit.goalStatus == .active && deposit.amount > 0 && left > 0 {
             let amount = min(deposit.amount, left)

@@ -1,6 +1,9 @@
 /// Where a transaction comes from.
 public enum TransactionType: String, Sendable, CaseIterable, Codable {
     case ark, onchain, lightning, board, offboard, exit, manual
+    /// A balance change no transaction explains, recorded as one row of the difference (an EVM
+    /// source watched through a node alone, SPEC.md section 26).
+    case adjustment
 }
 
 /// The life of a transaction. Only confirmed transactions change counted balances.
@@ -13,7 +16,7 @@ public enum TransactionDirection: String, Sendable, CaseIterable, Codable {
     case incoming, outgoing
 
     /// The direction of a signed amount (zero counts as incoming).
-    public init(amount: Int64) { self = amount < 0 ? .outgoing : .incoming }
+    public init(amount: Int128) { self = amount < 0 ? .outgoing : .incoming }
 }
 
 /// One change of an asset's balance, keyed by a stable txid. The same txid may appear under two
@@ -23,7 +26,7 @@ public struct Transaction: Hashable, Sendable {
     /// Stable across refreshes: `ark:<source>:<movement id>`, an on-chain txid, or `manual:<id>`.
     public var txid: String
     /// Signed minor units of the asset's currency.
-    public var amount: Int64
+    public var amount: Int128
     public var type: TransactionType
     public var status: TransactionStatus
     public var direction: TransactionDirection
@@ -31,7 +34,7 @@ public struct Transaction: Hashable, Sendable {
     public var date: Instant
     public var round: Int64?
     public var boardTxid: String?
-    public var fee: Int64?
+    public var fee: Int128?
     /// The first destination or address, when the source names one.
     public var counterparty: String?
     /// A free-text note (manual entries).
@@ -42,8 +45,8 @@ public struct Transaction: Hashable, Sendable {
     public var rule1AppliedAt: Instant?
 
     public init(
-        assetID: Int64, txid: String, amount: Int64, type: TransactionType, status: TransactionStatus,
-        date: Instant, round: Int64? = nil, boardTxid: String? = nil, fee: Int64? = nil,
+        assetID: Int64, txid: String, amount: Int128, type: TransactionType, status: TransactionStatus,
+        date: Instant, round: Int64? = nil, boardTxid: String? = nil, fee: Int128? = nil,
         counterparty: String? = nil, note: String? = nil, firstSeenAt: Instant, lastUpdated: Instant,
         rule1AppliedAt: Instant? = nil
     ) {

@@ -7,14 +7,14 @@ public enum ValueTimeline {
     public struct Point: Hashable, Sendable {
         public let instant: Instant
         /// Quantity of each asset, in its minor units.
-        public let quantities: [Int64]
+        public let quantities: [Int128]
         /// Value of each asset in the display currency's minor units; nil when it held something
         /// and no rate was known.
-        public let values: [Int64?]
+        public let values: [Int128?]
 
         /// The sum of the values (each rounded once); nil when one of them is unknown.
-        public var total: Int64? {
-            values.reduce(Int64(0) as Int64?) { sum, value in sum.flatMap { sum in value.map { sum + $0 } } }
+        public var total: Int128? {
+            values.reduce(Int128(0) as Int128?) { sum, value in sum.flatMap { sum in value.map { sum + $0 } } }
         }
     }
 
@@ -51,17 +51,17 @@ public enum ValueTimeline {
     /// The assets' quantities and values at each of `instants` (oldest first).
     public static func points(of assets: [PortfolioAsset], at instants: [Instant], pricer: Pricer) -> [Point] {
         zip(instants, quantities(of: assets, at: instants)).map { instant, quantities in
-            let values = zip(assets, quantities).map { asset, quantity -> Int64? in
+            let values = zip(assets, quantities).map { asset, quantity -> Int128? in
                 guard quantity != 0 else { return 0 }
-                return pricer.unitPrice(asset.currency, at: instant).flatMap { Rounding.halfEven(Decimal(quantity) * $0) }
+                return pricer.unitPrice(asset.currency, at: instant).flatMap { Rounding.halfEven(Decimal(minorUnits: quantity) * $0) }
             }
             return Point(instant: instant, quantities: quantities, values: values)
         }
     }
 
     /// Each asset's quantity at each of `instants` (oldest first), in one pass over the movements.
-    public static func quantities(of assets: [PortfolioAsset], at instants: [Instant]) -> [[Int64]] {
-        var quantities = [Int64](repeating: 0, count: assets.count)
+    public static func quantities(of assets: [PortfolioAsset], at instants: [Instant]) -> [[Int128]] {
+        var quantities = [Int128](repeating: 0, count: assets.count)
         var next = [Int](repeating: 0, count: assets.count)
         return instants.map { instant in
             for (index, asset) in assets.enumerated() {

@@ -17,6 +17,8 @@ public struct Engine: Sendable {
     public let http: any HTTPClient
     public let logger: Logger
 
+    /// The currencies the database knows: ISO money, built-in coins and tokens, the user's units.
+    public let currencies: Currencies
     /// Settings kept in the database: display currency and time zone, the undo grace, the budget.
     public let preferences: Preferences
     /// Exchange rates: stored, refreshed from the provider, imported.
@@ -81,6 +83,7 @@ public struct Engine: Sendable {
         secretFiles = SecretFileWarnings(warn ?? { [logger] in logger.warning("\($0)") })
         let clients = SourceClients(http: http, config: config.http, secretFiles: secretFiles)
         self.clients = clients
+        currencies = Currencies(database: database, clock: clock)
         preferences = Preferences(database: database, config: config)
         rates = RateBook(database: database, config: config, clock: clock, http: http, preferences: preferences, logger: logger)
         backfill = RateBackfill(database: database, config: config, clock: clock, http: http, preferences: preferences, logger: logger)

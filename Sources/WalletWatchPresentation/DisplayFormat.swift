@@ -4,8 +4,16 @@ import WalletWatchCore
 /// How values look in the terminal and on the web page: money with its code, times in the
 /// user's time zone, ages as `4m 10s`.
 public enum DisplayFormat {
-    public static func money(_ minorUnits: Int64, _ currency: Currency) -> String {
+    /// An amount with every decimal of its currency and its code: `12.345678901234567891 ETH`
+    /// (the page, messages: never shortened).
+    public static func money(_ minorUnits: Int128, _ currency: Currency) -> String {
         Money(minorUnits: minorUnits, currency: currency).description
+    }
+
+    /// An amount for a terminal table: at most ``Money/readableDecimals`` decimals, a cut one
+    /// marked `…` (`12.34567890… ETH`); JSON, CSV and the page carry it whole.
+    public static func readable(_ minorUnits: Int128, _ currency: Currency) -> String {
+        "\(Money.readableString(minorUnits, exponent: currency.exponent)) \(currency.code)"
     }
 
     /// What a table shows where a figure is unknown because an exchange rate is missing.
@@ -41,10 +49,10 @@ public enum DisplayFormat {
     }
 
     /// A fraction as a percentage with one decimal: `12.5%`.
-    public static func percent(_ numerator: Int64, _ denominator: Int64) -> String {
+    public static func percent(_ numerator: Int128, _ denominator: Int128) -> String {
         guard denominator != 0 else { return "0.0%" }
-        let tenths = Rounding.halfEven(Int128(numerator) * 1000, Int128(denominator))
-        return Money.majorString(Int64(clamping: tenths), exponent: 1) + "%"
+        let tenths = Rounding.halfEven(numerator, times: 1000, over: denominator) ?? (numerator < 0 ? .min : .max)
+        return Money.majorString(tenths, exponent: 1) + "%"
     }
 
     /// A return (0.17 = 17%) as a percentage with one decimal: `17.0%`.
@@ -54,7 +62,10 @@ public enum DisplayFormat {
     }
 
     /// A fraction clamped to 0...1, for bars.
-    public static func fill(_ value: Int64, of total: Int64) -> Double {
-        total <= 0 ? 1 : min(1, max(0, Double(value) / Double(total)))
+    public static func fill(_ value: Int128, of total: Int128) -> Double {
+        // A bar's width only: exact amounts become a ratio of thousandths, then a Double.
+        guard total > 0 else { return 1 }
+        let thousandths = Rounding.halfEven(max(0, value), times: 1000, over: total) ?? 1000
+        return Double(min(1000, thousandths)) / 1000
     }
 }

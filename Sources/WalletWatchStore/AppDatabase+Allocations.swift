@@ -19,7 +19,7 @@ extension AppDatabase {
     /// last written) always equals the current state.
     @discardableResult
     static func writeTarget(
-        _ db: Database, assetID: Int64, goalID: Int64, amount: Int64, at timestamp: Instant, now: Instant,
+        _ db: Database, assetID: Int64, goalID: Int64, amount: Int128, at timestamp: Instant, now: Instant,
         reason: AllocationReason, txid: String? = nil, keepZero: Bool = false
     ) throws -> Bool {
         let key: [String: any DatabaseValueConvertible] = ["asset_id": assetID, "goal_id": goalID]
@@ -80,9 +80,9 @@ extension AppDatabase {
             // The percentages of one command are shares of the same balance, rounded together.
             let percentages = parsed.compactMap { if case .percent(let percentage) = $0.input { percentage } else { nil } }
             var percentShares = Percentage.shares(of: balance, percentages).makeIterator()
-            var requested: [(goal: Goal, amount: Int64, keepZero: Bool)] = []
+            var requested: [(goal: Goal, amount: Int128, keepZero: Bool)] = []
             for (goal, input, text) in parsed {
-                let amount: Int64
+                let amount: Int128
                 var keepZero = false
                 if case .percent(let percentage) = input {
                     amount = percentShares.next()!
@@ -98,7 +98,7 @@ extension AppDatabase {
             }
             let total = targets.values.reduce(0, +)
             if total > balance {
-                let money = { (minor: Int64) in Money(minorUnits: minor, currency: asset.currency).description }
+                let money = { (minor: Int128) in Money(minorUnits: minor, currency: asset.currency).description }
                 throw Refusal("allocations of '\(asset.name)' would total \(money(total)), above its balance of \(money(balance)) by \(money(total - balance)); lower some targets (GOAL=0 removes one)")
             }
             for (goal, amount, keepZero) in requested {
@@ -119,7 +119,7 @@ extension AppDatabase {
                 SELECT g.name, h.amount, h.timestamp, h.reason, h.txid FROM allocation_history h JOIN goals g ON g.id = h.goal_id
                 WHERE h.asset_id = ? ORDER BY h.timestamp, h.created_at, h.id
                 """, arguments: [asset.id!]).map {
-                AllocationHistoryEntry(goal: try $0.decode(forColumn: "name"), amount: try $0.decode(forColumn: "amount"),
+                AllocationHistoryEntry(goal: try $0.decode(forColumn: "name"), amount: try $0.amount("amount"),
                                        timestamp: try $0.decode(forColumn: "timestamp"), reason: try $0.decode(forColumn: "reason"),
                                        txid: try $0.decode(forColumn: "txid"))
             }
@@ -128,21 +128,21 @@ extension AppDatabase {
 
     /// The target of (asset, goal) at `instant`: the latest history row at or before it (ties:
     /// the latest written), else 0.
-    public func target(assetID: Int64, goalID: Int64, at instant: Instant) throws -> Int64 {
+    public func target(assetID: Int64, goalID: Int64, at instant: Instant) throws -> Int128 {
         try read { db in try Self.target(db, assetID: assetID, goalID: goalID, at: instant) }
     }
 
-    static func target(_ db: Database, assetID: Int64, goalID: Int64, at instant: Instant) throws -> Int64 {
+    static func target(_ db: Database, assetID: Int64, goalID: Int64, at instant: Instant) throws -> Int128 {
         try latestTarget(db, assetID: assetID, goalID: goalID, at: instant) ?? 0
     }
 
     /// The latest history row of (asset, goal) at or before `instant` (ties: the latest
     /// written), found through the pair's index; nil when the pair has none.
-    static func latestTarget(_ db: Database, assetID: Int64, goalID: Int64, at instant: Instant) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: """
+    static func latestTarget(_ db: Database, assetID: Int64, goalID: Int64, at instant: Instant) throws -> Int128? {
+        try StoredAmount.fetchOne(db.cachedStatement(sql: """
             SELECT amount FROM allocation_history WHERE asset_id = ? AND goal_id = ? AND timestamp <= ?
             ORDER BY timestamp DESC, created_at DESC, id DESC LIMIT 1
-            """), arguments: [assetID, goalID, instant])
+            """), arguments: [assetID, goalID, instant])?.value
     }
 }
 
@@ -152,7 +152,7 @@ extension AppDatabase {
     /// made in between is built upon rather than lost. Refused when the asset's targets would
     /// then exceed its balance. Returns the new target.
     @discardableResult
-    public func raiseTarget(assetID: Int64, goalID: Int64, by amount: Int64, now: Instant) throws -> Int64 {
+    public func raiseTarget(assetID: Int64, goalID: Int64, by amount: Int128, now: Instant) throws -> Int128 {
         try write { db in
             let balance = try Self.balances(db)[assetID]?.counted ?? 0
             var targets = Dictionary(uniqueKeysWithValues: try Self.rule1Allocations(db, assetID: assetID).map { ($0.goalID, $0.amount) })

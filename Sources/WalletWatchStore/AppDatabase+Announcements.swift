@@ -4,7 +4,7 @@ import WalletWatchCore
 /// A transaction change that a pass announces (`transaction.new`, `.confirmed`, `.failed`),
 /// written to the outbox by the pass's publication with what is stored for it then.
 struct TransactionNotice: Sendable {
-    let kind: AssetKind
+    let asset: PassAsset
     let event: NotificationEvent.Name
     let txid: String
 }
@@ -18,22 +18,21 @@ extension AppDatabase {
 
     /// Writes the pass's transaction events, each with its row as the pass left it:
     /// `{"txid", "asset", "amount", "currency", "status", "date"}` (CLI.md "Webhook request").
-    static func announce(_ notices: [TransactionNotice], assets: [AssetKind: Int64], names: [AssetKind: String], now: Instant,
+    static func announce(_ notices: [TransactionNotice], assets: [PassAsset: Int64], names: [PassAsset: String], now: Instant,
                          in db: Database) throws {
         guard !notices.isEmpty else { return }
         let listening = try subscribedEvents(db)
         var seen: Set<String> = []
         for notice in notices where listening.contains(notice.event.rawValue) {
             // A txid a source reported twice in one answer is announced once.
-            guard seen.insert("\(notice.kind):\(notice.txid):\(notice.event)").inserted else { continue }
-            guard let assetID = assets[notice.kind],
+            guard seen.insert("\(notice.asset.kind):\(notice.asset.currency):\(notice.txid):\(notice.event)").inserted else { continue }
+            guard let assetID = assets[notice.asset],
                   let row = try Row.fetchOne(db, sql: "SELECT amount, status, date FROM ledger WHERE asset_id = ? AND txid = ?",
                                              arguments: [assetID, notice.txid])
             else { continue }
-            let currency = try String.fetchOne(db, sql: "SELECT currency FROM asset_rows WHERE id = ?", arguments: [assetID]) ?? "BTC"
             try enqueue(NotificationEvent(notice.event, at: now, data: .object([
-                "txid": .string(notice.txid), "asset": .string(names[notice.kind] ?? ""), "amount": .int(row["amount"] as Int64),
-                "currency": .string(currency), "status": .string(row["status"] as String), "date": .string(row["date"] as String?),
+                "txid": .string(notice.txid), "asset": .string(names[notice.asset] ?? ""), "amount": .int(try row.amount("amount")),
+                "currency": .string(notice.asset.currency.code), "status": .string(row["status"] as String), "date": .string(row["date"] as String?),
             ])), in: db)
         }
     }
@@ -58,7 +57,7 @@ extension AppDatabase {
             """, arguments: [historyID])
         for row in rows {
             let reason: String = row["reason"]
-            let (amount, previous): (Int64, Int64) = (row["amount"], row["previous"])
+            let (amount, previous) = (try row.amount("amount"), try row.amount("previous"))
             try enqueue(NotificationEvent(.allocationAuto, at: now, data: .object([
                 "txid": .string(row["txid"] as String?), "asset": .string(row["asset"] as String), "goal": .string(row["goal"] as String),
                 "amount": .int(amount - previous), "rule": .string(reason == "rule1b" ? "1b" : "1"),
@@ -72,7 +71,7 @@ extension AppDatabase {
     /// that can raise a funded amount: a pass's publication, a manual transaction, an allocation.
     static func announceReachedGoals(now: Instant, in db: Database) throws {
         let candidates = try Int64.fetchSet(db, sql: """
-            SELECT id FROM goals WHERE status = 'active' AND target > 0 AND id NOT IN (SELECT goal_id FROM notify_goals_reached)
+            SELECT id FROM goals WHERE status = 'active' AND \(AmountSQL.isPositive("target")) AND id NOT IN (SELECT goal_id FROM notify_goals_reached)
             AND id IN (SELECT goal_id FROM asset_allocations)
             """)
         guard !candidates.isEmpty else { return }

@@ -80,10 +80,15 @@ extension AppDatabase {
             (try $0.decode(String.self, forColumn: "source"), try SourceOnchainBalance(row: $0))
         })
         let manualSums = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
-            SELECT asset_id, SUM(amount) AS total FROM transactions
+            SELECT asset_id, amount_total(amount) AS total FROM transactions
             WHERE status = 'confirmed' AND asset_id IN (SELECT id FROM assets WHERE kind = 'manual')
             GROUP BY asset_id
-            """).map { (try $0.decode(Int64.self, forColumn: "asset_id"), try $0.decode(Int64.self, forColumn: "total")) })
+            """).map { (try $0.decode(Int64.self, forColumn: "asset_id"), try $0.amount("total")) })
+        // Assets whose source reports one balance per asset (an EVM source's coin and tokens).
+        let perAsset = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT asset_id, counted, pending, last_updated FROM asset_balances").map {
+            (try $0.decode(Int64.self, forColumn: "asset_id"),
+             AssetBalance(counted: try $0.amount("counted"), pending: try $0.amount("pending"), lastUpdated: try $0.decode(forColumn: "last_updated")))
+        })
         var result: [Int64: AssetBalance] = [:]
         for asset in try Asset.fetchAll(db) {
             guard let id = asset.id else { continue }
@@ -93,14 +98,16 @@ extension AppDatabase {
             case .ark:
                 let row = asset.source.flatMap { ark[$0] }
                 result[id] = row.map {
-                    AssetBalance(counted: $0.balance.counted, pending: $0.balance.pending,
-                                 sending: $0.balance.sending, lastUpdated: $0.lastUpdated)
+                    AssetBalance(counted: Int128($0.balance.counted), pending: Int128($0.balance.pending),
+                                 sending: Int128($0.balance.sending), lastUpdated: $0.lastUpdated)
                 } ?? AssetBalance(counted: 0)
             case .onchain, .addresses:
                 let row = asset.source.flatMap { onchain[$0] }
                 result[id] = row.map {
-                    AssetBalance(counted: $0.balance.counted, pending: $0.balance.pending, lastUpdated: $0.lastUpdated)
+                    AssetBalance(counted: Int128($0.balance.counted), pending: Int128($0.balance.pending), lastUpdated: $0.lastUpdated)
                 } ?? AssetBalance(counted: 0)
+            case .evm:
+                result[id] = perAsset[id] ?? AssetBalance(counted: 0)
             }
         }
         return result

@@ -140,13 +140,13 @@ extension AppDatabase {
             WHERE IFNULL(c.latest, 0) != IFNULL(c.current, 0)
             ORDER BY c.asset_id, c.goal_id
             """).map { row in
-            let money = { (amount: Int64?) -> String in
+            let money = { (amount: Int128?) -> String in
                 guard let amount else { return "nothing" }
                 guard let code: String = row["currency"], let currency = try? Currency(code: code) else { return "\(amount)" }
                 return Money(minorUnits: amount, currency: currency).description
             }
-            let latest: Int64? = row["latest"]
-            let current: Int64? = row["current"]
+            let latest = try row.optionalAmount("latest")
+            let current = try row.optionalAmount("current")
             return CheckFinding(check: "allocation_history", detail: """
                 asset \(named(row["asset"], id: row["asset_id"])) for goal \(named(row["goal"], id: row["goal_id"])): \
                 the latest history row says \(money(latest)), the current allocation is \(money(current))

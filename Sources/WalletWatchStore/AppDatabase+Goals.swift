@@ -3,7 +3,7 @@ import WalletWatchCore
 
 extension AppDatabase {
     /// Creates an active goal.
-    public func createGoal(name rawName: String, currency: Currency, target: Int64, deadline: Day?, now: Instant) throws -> Goal {
+    public func createGoal(name rawName: String, currency: Currency, target: Int128, deadline: Day?, now: Instant) throws -> Goal {
         let name = try Name.validated(rawName, what: "goal")
         guard target >= 0 else {
             throw Refusal("the target \(Money(minorUnits: target, currency: currency)) is negative; a goal saves towards a positive amount")

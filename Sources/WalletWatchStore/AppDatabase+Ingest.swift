@@ -30,15 +30,17 @@ extension AppDatabase {
         }
     }
 
-    /// The id of `source`'s asset of `kind`, created (currency BTC) when it does not exist yet
+    /// The id of `source`'s asset of `kind` in `currency`, created when it does not exist yet
     /// and renamed when the config gives it a new name. An asset that a running pass of the
     /// source created and has not published yet is used as it is: the pass publishes it.
-    static func sourceAsset(_ db: Database, source: String, kind: AssetKind, name: String, now: Instant) throws -> Int64 {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM asset_rows WHERE source = ? AND kind = ?", arguments: [source, kind]) {
+    static func sourceAsset(_ db: Database, source: String, kind: AssetKind, currency: Currency = .btc, name: String, now: Instant) throws -> Int64 {
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM asset_rows WHERE source = ? AND kind = ? AND currency = ?",
+                                       arguments: [source, kind, currency]) {
             try renameSourceAsset(db, id: id, to: name)
             return id
         }
-        let state = PassAssetState(kind: kind, name: name, id: nil, hadRows: false, tracksRule1: false, announces: false)
+        let key = PassAsset(kind: kind, currency: currency)
+        let state = PassAssetState(key: key, name: name, id: nil, hadRows: false, tracksRule1: false, announces: false)
         return try state.create(db, source: source, now: now, pass: nil)
     }
 

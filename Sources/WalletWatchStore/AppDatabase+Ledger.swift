@@ -27,7 +27,7 @@ extension AppDatabase {
     /// rules, and applies Rule 1 to it in the same transaction: `tx add`, and an automatic
     /// saving plan's deposit, take this one path. The caller bumps the change counter.
     static func insertManualTransaction(
-        _ db: Database, assetID: Int64, currency: Currency, amount: Int64, date: Instant, note: String?, now: Instant
+        _ db: Database, assetID: Int64, currency: Currency, amount: Int128, date: Instant, note: String?, now: Instant
     ) throws -> Transaction {
         let txid = try newManualTxid(db)
         let entry = LedgerEntry(txid: txid, amount: amount, date: date)

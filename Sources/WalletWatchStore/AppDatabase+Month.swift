@@ -5,12 +5,12 @@ import WalletWatchCore
 /// What the progress calculator reads about one asset, taken in one consistent snapshot.
 public struct AssetProgressData: Hashable, Sendable {
     public let asset: Asset
-    public let balanceNow: Int64
+    public let balanceNow: Int128
     public let movements: [ProgressCalculator.Movement]
     public let changes: [ProgressCalculator.TargetChange]
     /// Targets just before the start by goal: the history rows dated before it, whenever written.
-    public let baseline: [Int64: Int64]
-    public let currentTargets: [Int64: Int64]
+    public let baseline: [Int64: Int128]
+    public let currentTargets: [Int64: Int128]
 }
 
 extension AppDatabase {
@@ -51,7 +51,7 @@ extension AppDatabase {
     public func planOverrides(for month: MonthLabel) throws -> [Int64: PlanOverride] {
         try read { db in
             Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT * FROM monthly_plans WHERE month_label = ?", arguments: [month]).map {
-                let override = PlanOverride(goalID: try $0.decode(forColumn: "goal_id"), custom: try $0.decode(forColumn: "custom_amount"),
+                let override = PlanOverride(goalID: try $0.decode(forColumn: "goal_id"), custom: try $0.optionalAmount("custom_amount"),
                                             skipped: try $0.decode(forColumn: "skipped"))
                 return (override.goalID, override)
             })
@@ -60,7 +60,7 @@ extension AppDatabase {
 
     /// Sets a goal's custom amount or skip for a month; `custom: nil, skipped: false` resets it.
     /// Refused once the month has started: its plan is frozen.
-    public func setPlan(month: MonthLabel, goalName: String, custom: Int64?, skipped: Bool) throws -> Goal {
+    public func setPlan(month: MonthLabel, goalName: String, custom: Int128?, skipped: Bool) throws -> Goal {
         try write { db in
             if let record = try Self.record(db, month: month), record.state != .draft {
                 throw Refusal("the plan of \(month) is frozen: the month is \(record.state.rawValue); `walletwatch month undo-start` reopens it while possible")
@@ -75,7 +75,7 @@ extension AppDatabase {
                 try db.execute(sql: """
                     INSERT INTO monthly_plans (month_label, goal_id, custom_amount, skipped) VALUES (?, ?, ?, ?)
                     ON CONFLICT(month_label, goal_id) DO UPDATE SET custom_amount = excluded.custom_amount, skipped = excluded.skipped
-                    """, arguments: [month, goal.id!, custom, skipped])
+                    """, arguments: [month, goal.id!, custom.map(StoredAmount.init), skipped])
             }
             try Self.bumpChangeCounter(db)
             return goal
@@ -114,12 +114,12 @@ extension AppDatabase {
                 ON CONFLICT(record_id) DO UPDATE SET captured_at = excluded.captured_at, display_currency = excluded.display_currency,
                     goals = excluded.goals, targets = excluded.targets, total_planned_display = excluded.total_planned_display
                 """, arguments: [record.id, snapshot.capturedAt, snapshot.displayCurrency, try Self.json(snapshot.goals),
-                                 try Self.json(snapshot.targets), snapshot.totalPlannedDisplay])
+                                 try Self.json(snapshot.targets), snapshot.totalPlannedDisplay.map(StoredAmount.init)])
             for goal in snapshot.goals {
                 try db.execute(sql: """
                     INSERT INTO monthly_plans (month_label, goal_id, required, custom_amount, skipped) VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT(month_label, goal_id) DO UPDATE SET required = excluded.required
-                    """, arguments: [month, goal.goalID, goal.required, goal.custom, goal.skipped])
+                    """, arguments: [month, goal.goalID, StoredAmount(goal.required), goal.custom.map(StoredAmount.init), goal.skipped])
             }
             try Self.bumpChangeCounter(db)
             return record
@@ -220,12 +220,12 @@ extension AppDatabase {
             return try Asset.order(Column("id")).fetchAll(db).map { asset in
                 let id = asset.id!
                 let movements = try Row.fetchAll(movementsStatement, arguments: [id, start, now]).map {
-                    ProgressCalculator.Movement(amount: try $0.decode(forColumn: "amount"), date: try $0.decode(forColumn: "date"))
+                    ProgressCalculator.Movement(amount: try $0.amount("amount"), date: try $0.decode(forColumn: "date"))
                 }
                 return AssetProgressData(
                     asset: asset, balanceNow: balances[id]?.counted ?? 0, movements: movements,
                     changes: try (changes[id] ?? []).map {
-                        .init(goalID: try $0.decode(forColumn: "goal_id"), amount: try $0.decode(forColumn: "amount"),
+                        .init(goalID: try $0.decode(forColumn: "goal_id"), amount: try $0.amount("amount"),
                               timestamp: try $0.decode(forColumn: "timestamp"), countsAtStart: try $0.decode(forColumn: "counts_at_start"))
                     },
                     baseline: Dictionary(uniqueKeysWithValues: (baseline[id] ?? []).map { ($0.goalID, $0.amount) }),
@@ -308,7 +308,7 @@ extension AppDatabase {
         return ExecutionSnapshotData(
             capturedAt: try row.decode(forColumn: "captured_at"), displayCurrency: try row.decode(forColumn: "display_currency"),
             goals: try decodeJSON(row.decode(forColumn: "goals")), targets: try decodeJSON(row.decode(forColumn: "targets")),
-            totalPlannedDisplay: try row.decode(forColumn: "total_planned_display"))
+            totalPlannedDisplay: try row.optionalAmount("total_planned_display"))
     }
 
     static func completed(_ db: Database, recordID: Int64) throws -> CompletedExecutionData? {

@@ -16,7 +16,7 @@ extension AppDatabase {
                 """), by: { try! $0.decode(Int64.self, forColumn: "asset_id") })
             let assets = try Asset.order(Column("name").collating(.nocase)).fetchAll(db).map { asset in
                 PortfolioAsset(id: asset.id!, name: asset.name, currency: asset.currency, movements: try (movements[asset.id!] ?? []).map {
-                    PortfolioAsset.Movement(amount: try $0.decode(forColumn: "amount"), date: try $0.decode(forColumn: "date"))
+                    PortfolioAsset.Movement(amount: try $0.amount("amount"), date: try $0.decode(forColumn: "date"))
                 })
             }
             return PortfolioData(assets: assets, rates: try Self.rateHistory(db, currencies: currencies),
@@ -77,7 +77,7 @@ extension AppDatabase {
     static func targetChanges(_ db: Database) throws -> [GoalTimeline.TargetChange] {
         try Row.fetchAll(db, sql: "SELECT asset_id, goal_id, amount, timestamp FROM allocation_history ORDER BY timestamp, created_at, id").map {
             GoalTimeline.TargetChange(assetID: try $0.decode(forColumn: "asset_id"), goalID: try $0.decode(forColumn: "goal_id"),
-                                      amount: try $0.decode(forColumn: "amount"), timestamp: try $0.decode(forColumn: "timestamp"))
+                                      amount: try $0.amount("amount"), timestamp: try $0.decode(forColumn: "timestamp"))
         }
     }
 
@@ -91,7 +91,7 @@ extension AppDatabase {
                 """).map {
                 AllocationHistoryListing(
                     asset: try $0.decode(forColumn: "asset"), currency: try $0.decode(forColumn: "currency"),
-                    goal: try $0.decode(forColumn: "goal"), amount: try $0.decode(forColumn: "amount"),
+                    goal: try $0.decode(forColumn: "goal"), amount: try $0.amount("amount"),
                     timestamp: try $0.decode(forColumn: "timestamp"), createdAt: try $0.decode(forColumn: "created_at"),
                     reason: try $0.decode(forColumn: "reason"), txid: try $0.decode(forColumn: "txid"))
             }

@@ -40,13 +40,13 @@ extension AppDatabase {
             WHERE a.asset_id = ? AND g.status != 'cancelled'
             """, arguments: [assetID]).map {
             Rule1.Allocation(goalID: try $0.decode(forColumn: "goal_id"), goalStatus: try $0.decode(forColumn: "status"),
-                             amount: try $0.decode(forColumn: "amount"))
+                             amount: try $0.amount("amount"))
         }
     }
 
     /// When an auto-allocated manual transaction is edited or deleted, its goal's target follows
     /// the change of amount (never below zero), if the asset still holds that goal's allocation.
-    static func adjustRule1(_ db: Database, assetID: Int64, txid: String, delta: Int64, now: Instant) throws {
+    static func adjustRule1(_ db: Database, assetID: Int64, txid: String, delta: Int128, now: Instant) throws {
         guard delta != 0, let goalID = try Int64.fetchOne(db, sql: """
             SELECT goal_id FROM allocation_history WHERE asset_id = ? AND txid = ? AND reason = 'rule1'
             """, arguments: [assetID, txid]),

@@ -20,7 +20,7 @@ extension AppDatabase {
             WHERE r.recorded_at = ? AND t.status = 'confirmed' AND t.rule1_applied_at IS NULL
             """, arguments: [now]).map {
             NewlyConfirmed(assetID: try $0.decode(forColumn: "asset_id"), txid: try $0.decode(forColumn: "txid"),
-                           amount: try $0.decode(forColumn: "amount"), date: try $0.decode(forColumn: "date"))
+                           amount: try $0.amount("amount"), date: try $0.decode(forColumn: "date"))
         }.filter { !known.contains($0.key) }
     }
 
@@ -41,7 +41,7 @@ extension AppDatabase {
             guard !rows.isEmpty else { continue }
             deposits[transaction.key] = try rows.map {
                 Rule1b.Deposit(goalID: try $0.decode(forColumn: "goal_id"), goalStatus: try $0.decode(forColumn: "status"),
-                               amount: try $0.decode(forColumn: "amount"))
+                               amount: try $0.amount("amount"))
             }
         }
         return deposits
@@ -60,7 +60,7 @@ extension AppDatabase {
             guard let paid = deposits[transaction.key], done.insert(transaction.key).inserted else { continue }
             let targets = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
                 SELECT goal_id, amount FROM asset_allocations WHERE asset_id = ?
-                """, arguments: [transaction.assetID]).map { (try $0.decode(forColumn: "goal_id") as Int64, try $0.decode(forColumn: "amount") as Int64) })
+                """, arguments: [transaction.assetID]).map { (try $0.decode(forColumn: "goal_id") as Int64, try $0.amount("amount")) })
             let decisions = Rule1b.decide(deposits: paid, netAmount: transaction.amount, targets: targets)
             for decision in decisions {
                 try writeTarget(db, assetID: transaction.assetID, goalID: decision.goalID, amount: decision.newTarget,

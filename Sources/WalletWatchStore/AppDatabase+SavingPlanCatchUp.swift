@@ -77,7 +77,7 @@ extension AppDatabase {
             WHERE o.status = 'pending'
             """).map { row in
             ReminderMatcher.Reminder(planID: row["id"], planName: row["name"], assetID: row["asset_id"], due: try row.decode(forColumn: "due"),
-                                     amount: row["amount"], currency: try row.decode(forColumn: "currency"))
+                                     amount: try row.amount("amount"), currency: try row.decode(forColumn: "currency"))
         }
         guard let earliest = reminders.map(\.due).min() else { return }
         let assetIDs = Array(Set(reminders.map(\.assetID)))
@@ -85,13 +85,13 @@ extension AppDatabase {
         let deposits = try Row.fetchAll(db, sql: """
             SELECT t.asset_id, t.txid, t.amount, t.status, t.date, a.currency
             FROM transactions t JOIN assets a ON a.id = t.asset_id
-            WHERE t.asset_id IN (\(assetIDs.map { _ in "?" }.joined(separator: ","))) AND t.amount > 0 AND t.status != 'failed'
+            WHERE t.asset_id IN (\(assetIDs.map { _ in "?" }.joined(separator: ","))) AND \(AmountSQL.isPositive("t.amount")) AND t.status != 'failed'
               AND t.date >= ?
               AND NOT EXISTS (SELECT 1 FROM saving_plan_claims c WHERE c.asset_id = t.asset_id AND c.txid = t.txid)
               AND NOT EXISTS (SELECT 1 FROM saving_plan_occurrences o JOIN saving_plans p ON p.id = o.plan_id
                               WHERE o.txid = t.txid AND p.asset_id = t.asset_id)
             """, arguments: StatementArguments(assetIDs.map { $0 as any DatabaseValueConvertible } + [earliest.startInstant])).map { row in
-            ReminderMatcher.Deposit(assetID: row["asset_id"], txid: row["txid"], amount: row["amount"],
+            ReminderMatcher.Deposit(assetID: row["asset_id"], txid: row["txid"], amount: try row.amount("amount"),
                                     currency: try row.decode(forColumn: "currency"), date: try row.decode(forColumn: "date"),
                                     confirmed: (row["status"] as String) == TransactionStatus.confirmed.rawValue)
         }
@@ -103,7 +103,7 @@ extension AppDatabase {
                                arguments: [now, reminder.planID, reminder.due])
                 for claim in claims {
                     try db.execute(sql: "INSERT INTO saving_plan_claims (asset_id, txid, plan_id, due, value) VALUES (?, ?, ?, ?, ?)",
-                                   arguments: [reminder.assetID, claim.txid, reminder.planID, reminder.due, claim.value])
+                                   arguments: [reminder.assetID, claim.txid, reminder.planID, reminder.due, StoredAmount(claim.value)])
                 }
                 activity.entries.append(.init(plan: reminder.planName, due: reminder.due, status: .fulfilled, txids: claims.map(\.txid),
                                               notified: false))
@@ -136,11 +136,11 @@ private struct DepositValuer {
         history = RateHistory(try AppDatabase.rateHistory(db, currencies: needed.union([.btc]), window: (from, endOfLastDay)))
     }
 
-    func value(_ deposit: ReminderMatcher.Deposit, in currency: Currency) -> Int64? {
+    func value(_ deposit: ReminderMatcher.Deposit, in currency: Currency) -> Int128? {
         guard deposit.currency != currency else { return deposit.amount }
         let pricer = Pricer(history: history, display: currency)
         guard let price = pricer.unitPrice(deposit.currency, onDayOf: deposit.date) ?? pricer.unitPrice(deposit.currency, at: deposit.date)
         else { return nil }
-        return Rounding.halfEven(Decimal(deposit.amount) * price)
+        return Rounding.halfEven(Decimal(minorUnits: deposit.amount) * price)
     }
 }

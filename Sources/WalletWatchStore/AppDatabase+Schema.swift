@@ -236,6 +236,10 @@ extension AppDatabase {
                 CREATE INDEX script_histories_by_txid ON script_histories(source, txid);
                 """)
         }
+        // Amounts of 128 bits, the user's own units, EVM assets (Schema.version11 says how).
+        migrator.registerMigration("v11-exact-amounts") { db in
+            for statement in Schema.version11 { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

@@ -9,7 +9,7 @@ extension AppDatabase {
         now: Instant
     ) throws {
         try write { db in
-            let publication = PassPublication(db: db, source: source, now: now)
+            let publication = PassPublication(db: db, source: source, now: now, assetIDs: [:])
             if let ark {
                 _ = try Self.sourceAsset(db, source: source, kind: .ark, name: ark.asset, now: now)
                 try publication.save(ark.balance)

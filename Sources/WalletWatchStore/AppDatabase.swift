@@ -119,6 +119,11 @@ public struct AppDatabase: Sendable {
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(TimeInterval(busyTimeoutSeconds))
         config.label = "walletwatch"
+        // Amounts beyond 64 bits are stored as text (StoredAmount): sums go through these.
+        config.prepareDatabase { db in
+            db.add(function: AmountSQL.sum)
+            db.add(function: AmountSQL.total)
+        }
         return config
     }
 
@@ -130,22 +135,29 @@ public struct AppDatabase: Sendable {
 
     /// Reads the database in a consistent snapshot.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
-        do { return try writer.read(body) } catch { throw translate(error, writing: false) }
+        do { return try writer.read { db in try Self.withCurrencies(of: db) { try body(db) } } } catch { throw translate(error, writing: false) }
     }
 
     /// Runs `body` in one write transaction; Core and store errors pass through unchanged.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
-        do { return try writer.write(body) } catch { throw translate(error, writing: true) }
+        do { return try writer.write { db in try Self.withCurrencies(of: db) { try body(db) } } } catch { throw translate(error, writing: true) }
     }
 
     /// Runs `body` in one write transaction without blocking the caller's thread.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await writer.write(body) } catch { throw translate(error, writing: true) }
+        do { return try await writer.write { db in try Self.withCurrencies(of: db) { try body(db) } } } catch { throw translate(error, writing: true) }
     }
 
     /// Reads without blocking the caller's thread.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await writer.read(body) } catch { throw translate(error, writing: false) }
+        do { return try await writer.read { db in try Self.withCurrencies(of: db) { try body(db) } } } catch { throw translate(error, writing: false) }
+    }
+
+    /// Runs `body` with this database's currencies (its user's units too) as the registry in
+    /// effect: rows are decoded inside GRDB's record initialisers, which take no context, and a
+    /// stored `GOLD` must read back as the unit its user added (CurrencyRegistry says why).
+    static func withCurrencies<T>(of db: Database, _ body: () throws -> T) throws -> T {
+        try CurrencyRegistry.$current.withValue(try currencyRegistry(db), operation: body)
     }
 
     /// Keeps walletwatch's own errors; turns SQLite's into a ``StoreError`` with a readable reason.

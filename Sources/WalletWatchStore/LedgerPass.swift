@@ -25,7 +25,7 @@ public struct LedgerPass: Sendable {
     /// milliseconds, few enough to keep memory small.
     var stageThreshold = 4_096
 
-    private var assets: [AssetKind: PassAssetState] = [:]
+    private var assets: [PassAsset: PassAssetState] = [:]
     private var inserts: [PendingInsert] = []
     private var updates: [PendingUpdate] = []
     private var counts = IngestCounts()
@@ -45,19 +45,21 @@ public struct LedgerPass: Sendable {
         self.now = now
     }
 
-    /// The source's asset of `kind`, which the config calls `name` (created, currency BTC, when
+    /// The source's asset of `kind` in `currency`, which the config calls `name` (created when
     /// the pass publishes, or hidden until then if the pass stages before; renamed when the
-    /// config renamed it).
-    public mutating func asset(_ kind: AssetKind, named name: String) async throws -> PassAsset {
-        if assets[kind] == nil {
-            let (source, kind) = (source, kind)
-            assets[kind] = try await database.read { db -> PassAssetState in
-                guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM asset_rows WHERE source = ? AND kind = ?",
-                                                  arguments: [source, kind]) else {
-                    return PassAssetState(kind: kind, name: name, id: nil, hadRows: false, tracksRule1: false, announces: false)
+    /// config renamed it). A source has one asset per kind and currency: barkd's Ark and
+    /// on-chain wallets in BTC, an EVM source's coin and each of its tokens.
+    public mutating func asset(_ kind: AssetKind, currency: Currency = .btc, named name: String) async throws -> PassAsset {
+        let key = PassAsset(kind: kind, currency: currency)
+        if assets[key] == nil {
+            let source = source
+            assets[key] = try await database.read { db -> PassAssetState in
+                guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM asset_rows WHERE source = ? AND kind = ? AND currency = ?",
+                                                  arguments: [source, kind, currency]) else {
+                    return PassAssetState(key: key, name: name, id: nil, hadRows: false, tracksRule1: false, announces: false)
                 }
                 return PassAssetState(
-                    kind: kind, name: name, id: id,
+                    key: key, name: name, id: id,
                     hadRows: try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM ledger WHERE asset_id = ?)", arguments: [id]) ?? false,
                     tracksRule1: try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset_allocations WHERE asset_id = ?)",
                                                    arguments: [id]) ?? false,
@@ -65,15 +67,15 @@ public struct LedgerPass: Sendable {
                                                  arguments: [source]) ?? false)
             }
         }
-        assets[kind]?.name = name
-        return PassAsset(kind: kind)
+        assets[key]?.name = name
+        return key
     }
 
     /// Compares `transactions` (one batch of what the source reports for `asset`) with what is
     /// stored, and keeps what changed: new txids to insert, changed rows to update in place.
     /// Unchanged rows are not written. May be called with successive batches of one report.
     public mutating func record(_ transactions: [ObservedTransaction], in asset: PassAsset) async throws {
-        guard var state = assets[asset.kind] else { preconditionFailure("record(_:in:) before asset(_:named:)") }
+        guard var state = assets[asset] else { preconditionFailure("record(_:in:) before asset(_:named:)") }
         try await state.loadPending(database)
         let stored: [StoredTransaction?]
         if let assetID = state.id, state.hadRows {
@@ -86,27 +88,27 @@ public struct LedgerPass: Sendable {
         }
         for (observed, row) in zip(transactions, stored) {
             if state.hadRows, !state.seen.insert(observed.txid.hashValue).inserted,
-               try await isRepeat(observed, in: asset.kind, assetID: state.id) {
+               try await isRepeat(observed, in: asset, assetID: state.id) {
                 continue
             }
             state.pendingNotReported?.remove(observed.txid)
             guard let row else {
-                inserts.append(PendingInsert(kind: asset.kind, observed: observed))
-                if state.announces { notices.append(TransactionNotice(kind: asset.kind, event: .transactionNew, txid: observed.txid)) }
+                inserts.append(PendingInsert(asset: asset, observed: observed))
+                if state.announces { notices.append(TransactionNotice(asset: asset, event: .transactionNew, txid: observed.txid)) }
                 continue
             }
             guard let change = row.change(to: observed) else { continue }
             if row.status != observed.status.rawValue, observed.status != .pending {
-                notices.append(TransactionNotice(kind: asset.kind, event: observed.status == .confirmed ? .transactionConfirmed : .transactionFailed,
+                notices.append(TransactionNotice(asset: asset, event: observed.status == .confirmed ? .transactionConfirmed : .transactionFailed,
                                                  txid: observed.txid))
             }
-            updates.append(PendingUpdate(kind: asset.kind, change: change))
+            updates.append(PendingUpdate(asset: asset, change: change))
             counts.updated += 1
             if change.becameConfirmed, state.tracksRule1, let assetID = state.id {
                 newlyConfirmed.append(NewlyConfirmed(assetID: assetID, txid: observed.txid, amount: observed.amount, date: change.date))
             }
         }
-        assets[asset.kind] = state
+        assets[asset] = state
         if inserts.count + updates.count >= stageThreshold { try await stage() }
     }
 
@@ -114,10 +116,10 @@ public struct LedgerPass: Sendable {
     /// contents (then it counts once); throws ``RepeatedTransaction`` when the contents differ.
     /// False when its txid only shares a hash with an earlier one. Rare, so it may wait for the
     /// staging write and read what it needs.
-    private mutating func isRepeat(_ observed: ObservedTransaction, in kind: AssetKind, assetID: Int64?) async throws -> Bool {
+    private mutating func isRepeat(_ observed: ObservedTransaction, in asset: PassAsset, assetID: Int64?) async throws -> Bool {
         let source = source
-        if let first = inserts.last(where: { $0.kind == kind && $0.observed.txid == observed.txid })?.observed
-            ?? updates.last(where: { $0.kind == kind && $0.change.observed.txid == observed.txid })?.change.observed {
+        if let first = inserts.last(where: { $0.asset == asset && $0.observed.txid == observed.txid })?.observed
+            ?? updates.last(where: { $0.asset == asset && $0.change.observed.txid == observed.txid })?.change.observed {
             guard first == observed else { throw RepeatedTransaction(source: source, first: first, then: observed) }
             return true
         }
@@ -139,8 +141,8 @@ public struct LedgerPass: Sendable {
     /// The source reported all of `asset`'s unconfirmed transactions in this pass (sources
     /// always do): those it no longer reports are marked failed when the pass publishes.
     public mutating func markVanished(in asset: PassAsset) async throws {
-        try await assets[asset.kind]?.loadPending(database)
-        assets[asset.kind]?.marksVanished = true
+        try await assets[asset]?.loadPending(database)
+        assets[asset]?.marksVanished = true
     }
 
     /// Starts writing the gathered changes in one short transaction, invisible to readers until
@@ -155,21 +157,21 @@ public struct LedgerPass: Sendable {
             try AppDatabase.ensureOwned(db, pass: pass, owner: owner)
             var outcome = StagingOutcome()
             var ids = assets.compactMapValues(\.id)
-            for kind in Set(inserts.map(\.kind)) where ids[kind] == nil {
-                ids[kind] = try assets[kind]!.create(db, source: source, now: now, pass: pass)
-                outcome.created[kind] = ids[kind]
+            for asset in Set(inserts.map(\.asset)) where ids[asset] == nil {
+                ids[asset] = try assets[asset]!.create(db, source: source, now: now, pass: pass)
+                outcome.created[asset] = ids[asset]
             }
             let statements = LedgerStatements(db)
             for insert in inserts {
-                let assetID = ids[insert.kind]!
+                let assetID = ids[insert.asset]!
                 guard try statements.insert(insert.observed, assetID: assetID, now: now, pass: pass) else {
                     try statements.ensureRepeatMatches(insert.observed, assetID: assetID, source: source)
                     continue
                 }
-                outcome.record(insert, assetID: assetID, tracksRule1: assets[insert.kind]!.tracksRule1, now: now)
+                outcome.record(insert, assetID: assetID, tracksRule1: assets[insert.asset]!.tracksRule1, now: now)
             }
             for update in updates {
-                try statements.stageUpdate(update.change, assetID: ids[update.kind]!, pass: pass)
+                try statements.stageUpdate(update.change, assetID: ids[update.asset]!, pass: pass)
             }
             return outcome
         } }
@@ -180,7 +182,7 @@ public struct LedgerPass: Sendable {
         guard let task = staging else { return }
         staging = nil
         let outcome = try await task.value
-        for (kind, id) in outcome.created { assets[kind]?.id = id }
+        for (asset, id) in outcome.created { assets[asset]?.id = id }
         counts.new += outcome.new
         newlyConfirmed += outcome.newlyConfirmed
     }
@@ -201,34 +203,34 @@ public struct LedgerPass: Sendable {
             guard db.changesCount == 1 else { throw StoreError.database("the ingest pass was taken over by another process; run it again") }
             var counts = counts
             var newlyConfirmed = newlyConfirmed
-            var ids: [AssetKind: Int64] = [:]
-            for (kind, state) in assets {
-                ids[kind] = try state.id.map { try state.rename(db, id: $0) } ?? state.create(db, source: source, now: now, pass: nil)
+            var ids: [PassAsset: Int64] = [:]
+            for (asset, state) in assets {
+                ids[asset] = try state.id.map { try state.rename(db, id: $0) } ?? state.create(db, source: source, now: now, pass: nil)
             }
             let statements = LedgerStatements(db)
             var published = StagingOutcome()
             for insert in inserts {
-                let assetID = ids[insert.kind]!
+                let assetID = ids[insert.asset]!
                 guard try statements.insert(insert.observed, assetID: assetID, now: now, pass: nil) else {
                     try statements.ensureRepeatMatches(insert.observed, assetID: assetID, source: source)
                     continue
                 }
-                published.record(insert, assetID: assetID, tracksRule1: assets[insert.kind]!.tracksRule1, now: now)
+                published.record(insert, assetID: assetID, tracksRule1: assets[insert.asset]!.tracksRule1, now: now)
             }
             counts.new += published.new
             newlyConfirmed += published.newlyConfirmed
             try statements.applyStagedUpdates(pass: pass, now: now)
-            for update in updates { try statements.update(update.change, assetID: ids[update.kind]!, now: now) }
+            for update in updates { try statements.update(update.change, assetID: ids[update.asset]!, now: now) }
             var notices = notices
-            for (kind, state) in assets where state.marksVanished {
+            for (asset, state) in assets where state.marksVanished {
                 for txid in (state.pendingNotReported ?? []).sorted() {
                     try db.execute(sql: "UPDATE ledger SET status = 'failed', last_updated = ? WHERE txid = ? AND asset_id = ?",
-                                   arguments: [now, txid, ids[kind]!])
+                                   arguments: [now, txid, ids[asset]!])
                     counts.dropped += 1
-                    notices.append(TransactionNotice(kind: kind, event: .transactionFailed, txid: txid))
+                    notices.append(TransactionNotice(asset: asset, event: .transactionFailed, txid: txid))
                 }
             }
-            var publication = PassPublication(db: db, source: source, now: now)
+            var publication = PassPublication(db: db, source: source, now: now, assetIDs: ids)
             try body(&publication)
             // The pass's events commit with it (SPEC.md section 18): what it found, then what
             // Rule 1 and 1b allocated, then the goals that reached their targets.
@@ -258,16 +260,18 @@ public struct LedgerPass: Sendable {
     }
 }
 
-/// One of the source's assets within a pass (a source has at most one asset of each kind).
+/// One of the source's assets within a pass: a source has at most one asset of each kind and
+/// currency.
 public struct PassAsset: Sendable, Hashable {
-    let kind: AssetKind
+    public let kind: AssetKind
+    public let currency: Currency
 }
 
 /// A transaction that became confirmed in the current pass (the input of Rule 1).
 struct NewlyConfirmed: Sendable {
     let assetID: Int64
     let txid: String
-    let amount: Int64
+    let amount: Int128
     let date: Instant
 }
 
@@ -281,7 +285,7 @@ extension NewlyConfirmed {
 
 /// What a pass knows about one asset of its source.
 struct PassAssetState: Sendable {
-    let kind: AssetKind
+    let key: PassAsset
     /// The name the config gives it.
     var name: String
     /// Nil until the asset exists (a source's first pass creates it).
@@ -306,8 +310,8 @@ struct PassAssetState: Sendable {
     /// On the insert-only path the ledger's unique key notices it instead, for free.
     var seen: Set<Int> = []
 
-    init(kind: AssetKind, name: String, id: Int64?, hadRows: Bool, tracksRule1: Bool, announces: Bool) {
-        self.kind = kind
+    init(key: PassAsset, name: String, id: Int64?, hadRows: Bool, tracksRule1: Bool, announces: Bool) {
+        self.key = key
         self.name = name
         self.id = id
         self.hadRows = hadRows
@@ -327,14 +331,14 @@ struct PassAssetState: Sendable {
         }
     }
 
-    /// Creates the asset (currency BTC), hidden until `pass` publishes, or visible when `pass` is nil.
+    /// Creates the asset, hidden until `pass` publishes, or visible when `pass` is nil.
     func create(_ db: Database, source: String, now: Instant, pass: Int64?) throws -> Int64 {
         do {
             try AppDatabase.ensureNameIsFree(db, table: AssetRow.databaseTableName, name: name, what: "asset")
         } catch {
             throw Refusal("the asset name '\(name)' of source '\(source)' is already used by another asset; give the source another asset name in the config")
         }
-        var asset = Asset(name: name, currency: .btc, kind: kind, source: source, createdAt: now)
+        var asset = Asset(name: name, currency: key.currency, kind: key.kind, source: source, createdAt: now)
         try asset.insert(db, pass: pass)
         return asset.id!
     }
@@ -348,19 +352,19 @@ struct PassAssetState: Sendable {
 
 /// A new txid to insert.
 struct PendingInsert: Sendable {
-    let kind: AssetKind
+    let asset: PassAsset
     let observed: ObservedTransaction
 }
 
 /// A changed row to update.
 struct PendingUpdate: Sendable {
-    let kind: AssetKind
+    let asset: PassAsset
     let change: TransactionChange
 }
 
 /// What one staging write did.
 private struct StagingOutcome: Sendable {
-    var created: [AssetKind: Int64] = [:]
+    var created: [PassAsset: Int64] = [:]
     var new = 0
     var newlyConfirmed: [NewlyConfirmed] = []
 

@@ -26,8 +26,8 @@ final class LedgerStatements {
         statement.bind(2, assetID)
         return try statement.first { row in
             StoredTransaction(
-                amount: row.int64(0), type: row.text(1) ?? "", status: row.text(2) ?? "", date: row.text(3) ?? "",
-                fee: row.optionalInt64(4), round: row.optionalInt64(5), boardTxid: row.text(6), counterparty: row.text(7),
+                amount: try row.amount(0), type: row.text(1) ?? "", status: row.text(2) ?? "", date: row.text(3) ?? "",
+                fee: try row.optionalAmount(4), round: row.optionalInt64(5), boardTxid: row.text(6), counterparty: row.text(7),
                 autoAllocated: !row.isNull(8))
         }
     }
@@ -39,7 +39,7 @@ final class LedgerStatements {
             SELECT amount, type, status, date, fee, round, board_txid, counterparty FROM staged_updates
             WHERE pass = ? AND asset_id = ? AND txid = ?
             """, arguments: [pass, assetID, txid]).map { row in
-            StoredTransaction(amount: row["amount"], type: row["type"], status: row["status"], date: row["date"], fee: row["fee"],
+            StoredTransaction(amount: try row.amount("amount"), type: row["type"], status: row["status"], date: row["date"], fee: try row.optionalAmount("fee"),
                               round: row["round"], boardTxid: row["board_txid"], counterparty: row["counterparty"], autoAllocated: false)
         }
     }
@@ -63,14 +63,14 @@ final class LedgerStatements {
         insertStatement = statement
         statement.bind(1, observed.txid)
         statement.bind(2, assetID)
-        statement.bind(3, observed.amount)
+        statement.bind(3, amount: observed.amount)
         statement.bind(4, observed.type.rawValue)
         statement.bind(5, observed.status.rawValue)
         statement.bind(6, observed.direction.rawValue)
         statement.bind(7, observed.date ?? observed.estimatedDate ?? now)
         statement.bind(8, observed.round)
         statement.bind(9, observed.boardTxid)
-        statement.bind(10, observed.fee)
+        statement.bind(10, amount: observed.fee)
         statement.bind(11, observed.counterparty)
         statement.bind(12, now)
         statement.bind(13, pass)
@@ -124,12 +124,12 @@ final class LedgerStatements {
     /// Binds parameters 1 to 9 of an update: the observed values, the kept date and counterparty.
     private func bindChange(_ statement: PreparedStatement, _ change: TransactionChange) {
         let observed = change.observed
-        statement.bind(1, observed.amount)
+        statement.bind(1, amount: observed.amount)
         statement.bind(2, observed.direction.rawValue)
         statement.bind(3, observed.type.rawValue)
         statement.bind(4, observed.status.rawValue)
         statement.bind(5, change.date)
-        statement.bind(6, observed.fee)
+        statement.bind(6, amount: observed.fee)
         statement.bind(7, observed.round)
         statement.bind(8, observed.boardTxid)
         statement.bind(9, change.counterparty)

@@ -8,6 +8,19 @@ public struct PassPublication {
     let db: Database
     let source: String
     let now: Instant
+    /// The ids of the source's assets in this pass.
+    let assetIDs: [PassAsset: Int64]
+
+    /// Stores the balance of one of the source's assets, for a source that reports one per
+    /// asset (an EVM source's coin and tokens): `counted` at the source's confirmation depth,
+    /// `pending` the rest (negative for an unconfirmed spend).
+    public func saveBalance(of asset: PassAsset, counted: Int128, pending: Int128) throws {
+        guard let id = assetIDs[asset] else { preconditionFailure("saveBalance(of:) for an asset the pass never named") }
+        try db.execute(sql: """
+            INSERT INTO asset_balances (asset_id, counted, pending, last_updated) VALUES (?, ?, ?, ?)
+            ON CONFLICT(asset_id) DO UPDATE SET counted = excluded.counted, pending = excluded.pending, last_updated = excluded.last_updated
+            """, arguments: [id, StoredAmount(counted), StoredAmount(pending), now])
+    }
 
     /// Stores the source's Ark balance as of now.
     public func save(_ balance: ArkBalance) throws {

@@ -40,6 +40,12 @@ final class PreparedStatement {
         if let value { bind(index, value) } else { bindNull(index) }
     }
 
+    /// An amount in its stored form (``StoredAmount``): an integer within 64 bits, else its digits.
+    func bind(_ index: Int32, amount: Int128?) {
+        guard let amount else { return bindNull(index) }
+        if let small = Int64(exactly: amount) { bind(index, small) } else { bind(index, String(amount)) }
+    }
+
     func bind(_ index: Int32, _ value: String?) {
         guard var value else {
             bindNull(index)
@@ -108,6 +114,17 @@ final class PreparedStatement {
         func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
         func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
         func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+
+        /// A stored amount (``StoredAmount``): an integer, or the digits of one beyond 64 bits.
+        func amount(_ column: Int32) throws -> Int128 {
+            if sqlite3_column_type(handle, column) == SQLITE_INTEGER { return Int128(int64(column)) }
+            guard let digits = text(column), let amount = Int128(digits) else {
+                throw StoreError.database("column \(column) holds no amount: \(text(column) ?? "NULL")")
+            }
+            return amount
+        }
+
+        func optionalAmount(_ column: Int32) throws -> Int128? { isNull(column) ? nil : try amount(column) }
 
         func text(_ column: Int32) -> String? {
             guard let bytes = sqlite3_column_text(handle, column) else { return nil }

@@ -2,12 +2,12 @@ import WalletWatchCore
 
 /// A transaction as stored, with the fields an ingest compares.
 struct StoredTransaction: Sendable {
-    let amount: Int64
+    let amount: Int128
     let type: String
     let status: String
     /// ISO 8601 text, as stored.
     let date: String
-    let fee: Int64?
+    let fee: Int128?
     let round: Int64?
     let boardTxid: String?
     let counterparty: String?
@@ -45,7 +45,8 @@ struct TransactionChange: Sendable {
 public struct RepeatedTransaction: Classified {
     public let source: String
     public let txid: String
-    /// How each copy reads: "5000 sat confirmed 2026-11-01T10:00:00.000Z".
+    /// How each copy reads: "5000 confirmed 2026-11-01T10:00:00.000Z" (the amount in the
+    /// asset's smallest unit: sat, wei...).
     public let first: String
     public let then: String
 
@@ -63,8 +64,8 @@ public struct RepeatedTransaction: Classified {
         self.then = Self.describe(amount: then.amount, status: then.status.rawValue, date: then.date?.iso8601 ?? first.date)
     }
 
-    private static func describe(amount: Int64, status: String, date: String?) -> String {
-        "\(amount) sat \(status)" + (date.map { " \($0)" } ?? "")
+    private static func describe(amount: Int128, status: String, date: String?) -> String {
+        "\(amount) \(status)" + (date.map { " \($0)" } ?? "")
     }
 
     public var description: String {

@@ -129,7 +129,7 @@ struct DemoPortfolioCLITests {
 
         // The table the demo prints shows them too, never "no rate".
         let table = try await cli.run("report")
-        #expect(!table.stdout.contains("no rate") && table.stdout.contains(Money(minorUnits: total.costBasis, currency: .usd).majorString), "\(table.stdout)")
+        #expect(!table.stdout.contains("no rate") && table.stdout.contains(Money(minorUnits: Int128(total.costBasis), currency: .usd).majorString), "\(table.stdout)")
     }
 
     @Test("the web page: the portfolio's figures and each latest transaction's value at its date")
@@ -156,13 +156,13 @@ struct DemoPortfolioCLITests {
         #expect(page.contains("Value then"))
         for key in ["value", "cost_basis", "unrealized_gain", "realized_gain"] {
             let cents = Int64(try #require(report[key] as? Int))
-            #expect(page.contains(Money(minorUnits: cents, currency: .usd).description), "\(key) \(cents)")
+            #expect(page.contains(Money(minorUnits: Int128(cents), currency: .usd).description), "\(key) \(cents)")
         }
         #expect(!page.contains(">no rate<"), "a figure without a rate")
         for row in latest {
             let at = Instant(iso8601: row["date"] as! String)!
             let cents = PriceSeriesByHand.value(sats: Int64(row["amount"] as! Int), cents: Self.price(at))
-            #expect(page.contains(Money(minorUnits: cents, currency: .usd).description), "\(row["txid"]!)")
+            #expect(page.contains(Money(minorUnits: Int128(cents), currency: .usd).description), "\(row["txid"]!)")
         }
     }
 }

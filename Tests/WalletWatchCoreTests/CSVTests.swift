@@ -48,7 +48,7 @@ struct CSVTests {
     @Test("a rates file: header in any order, daily dates at 00:00 UTC, every bad line named")
     func ratesFile() {
         let now = Instant.at("2026-11-21T12:00:00Z")
-        let good = RateImportParser.parse("rate,date,base,quote\r\n61250.50,2026-10-01,btc,USD\r\n\"0.9\",2026-10-01,USD,EUR\r\n", now: now)
+        let good = RateImportParser.parse("rate,date,base,quote\r\n61250.50,2026-10-01,btc,USD\r\n\"0.9\",2026-10-01,USD,EUR\r\n", now: now, registry: CurrencyRegistry())
         #expect(good.problems.isEmpty)
         #expect(good.rates == [
             ImportedRate(line: 2, pair: CurrencyPair("BTC/USD")!, instant: .at("2026-10-01T00:00:00Z"), rate: Decimal(string: "61250.50")!),
@@ -64,13 +64,13 @@ struct CSVTests {
             2026-12-01,BTC,USD,61000
             2026-10-01,BTC,USD,62000
             2026-10-05,BTC,USD
-            """, now: now)
+            """, now: now, registry: CurrencyRegistry())
         #expect(bad.problems.map(\.line) == [3, 4, 5, 6, 7, 8, 9])
         #expect(bad.problems.last?.reason == "3 field(s) where the header has 4")
         #expect(bad.problems[5].reason.contains("from line 2"))
-        #expect(RateImportParser.parse("2026-10-01,BTC,USD,61000\n", now: now).problems.first?.reason.contains("header") == true)
+        #expect(RateImportParser.parse("2026-10-01,BTC,USD,61000\n", now: now, registry: CurrencyRegistry()).problems.first?.reason.contains("header") == true)
         // The same date in the other direction is a second price for the same thing.
-        let inverse = RateImportParser.parse("date,base,quote,rate\n2026-10-01,BTC,USD,61000\n2026-10-01,USD,BTC,0.0000165\n", now: now)
+        let inverse = RateImportParser.parse("date,base,quote,rate\n2026-10-01,BTC,USD,61000\n2026-10-01,USD,BTC,0.0000165\n", now: now, registry: CurrencyRegistry())
         #expect(inverse.problems == [RateImportProblem(line: 3, reason: "prices USD/BTC on 2026-10-01, the inverse of line 2's BTC/USD; give a date one price")])
     }
 }

@@ -16,10 +16,10 @@ struct FundingTests {
 
     @Test("proportional shares sum to the balance exactly and never exceed a target")
     func proportionalInvariants() {
-        var state: UInt64 = 7
-        func next(_ bound: UInt64) -> Int64 {
+        var state: UInt128 = 7
+        func next(_ bound: UInt128) -> Int128 {
             state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int64((state >> 33) % bound)
+            return Int128((state >> 33) % bound)
         }
         for _ in 0..<3000 {
             let targets = (0..<Int(1 + next(5))).map { _ in next(1_000_000) }

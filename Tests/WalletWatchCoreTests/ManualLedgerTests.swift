@@ -5,7 +5,7 @@ import Testing
 struct ManualLedgerTests {
     let now = Instant(iso8601: "2026-11-21T12:00:00Z")!
 
-    func entry(_ txid: String, _ amount: Int64, _ date: String) -> LedgerEntry {
+    func entry(_ txid: String, _ amount: Int128, _ date: String) -> LedgerEntry {
         LedgerEntry(txid: txid, amount: amount, date: Instant(iso8601: date + "T10:00:00Z")!)
     }
 

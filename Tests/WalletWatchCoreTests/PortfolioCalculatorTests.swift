@@ -7,21 +7,21 @@ import TestSupport
 /// Portfolio figures (SPEC.md section 13) against hand computations.
 @Suite("Portfolio figures: average cost, cost basis, gains, time-weighted return")
 struct PortfolioCalculatorTests {
-    static let btc = Int64(100_000_000)
+    static let btc = Int128(100_000_000)
 
     static func rates(_ entries: [(String, Decimal)], pair: String = "BTC/USD") -> RateHistory {
         RateHistory(entries.map { ExchangeRate(pair: CurrencyPair(pair)!, rate: $0.1, fetchedAt: .at($0.0), provider: "test") })
     }
 
-    static func asset(_ movements: [(String, Int64)]) -> PortfolioAsset { asset(1, .btc, movements) }
+    static func asset(_ movements: [(String, Int128)]) -> PortfolioAsset { asset(1, .btc, movements) }
 
-    static func asset(_ id: Int64, _ currency: Currency, _ movements: [(String, Int64)]) -> PortfolioAsset {
+    static func asset(_ id: Int64, _ currency: Currency, _ movements: [(String, Int128)]) -> PortfolioAsset {
         PortfolioAsset(id: id, name: "A\(id)", currency: currency, movements: movements.map { .init(amount: $1, date: .at($0)) })
     }
 
     /// A return in millionths, as reports print it (0.125 -> 125000): per-period ratios such
     /// as 280/240 are not exact in decimal, the printed figure is.
-    static func millionths(_ value: Decimal?) -> Int64? {
+    static func millionths(_ value: Decimal?) -> Int128? {
         value.flatMap { Rounding.halfEven($0 * 1_000_000) }
     }
 
@@ -129,7 +129,7 @@ struct PortfolioCalculatorTests {
         #expect(figures.realizedGain == 500_000)
         // Basis: 5,000 left of the first coin + 40,000 = 45,000 for 1.5 BTC: 30,000 a BTC.
         #expect(figures.costBasis == 4_500_000 && figures.averageCost == 3_000_000)
-        let unrealized: Int64 = 6_000_000 - 4_500_000
+        let unrealized: Int128 = 6_000_000 - 4_500_000
         #expect(figures.unrealizedGain == unrealized)
     }
 
@@ -153,7 +153,7 @@ struct PortfolioCalculatorTests {
             return numbers[position % numbers.count] % bound
         }
         let start = Instant.at("2026-01-01T00:00:00Z")
-        var held: Int64 = 0
+        var held: Int128 = 0
         var movements: [PortfolioAsset.Movement] = []
         var rates: [ExchangeRate] = []
         for day in 0..<(1 + next(12)) {
@@ -161,7 +161,7 @@ struct PortfolioCalculatorTests {
             rates.append(ExchangeRate(pair: CurrencyPair("BTC/USD")!, rate: Decimal(1_000 + next(99_000)) + Decimal(next(100)) / 100,
                                       fetchedAt: start.adding(seconds: Int64(day) * 86_400), provider: "test"))
             let withdraw = held > 0 && next(3) == 0
-            let amount = withdraw ? -Int64(1 + next(Int(min(held, 2_000_000_000)))) : Int64(1 + next(300_000_000))
+            let amount = withdraw ? -Int128(1 + next(Int(min(held, 2_000_000_000)))) : Int128(1 + next(300_000_000))
             held += amount
             movements.append(.init(amount: amount, date: date))
         }
@@ -179,7 +179,7 @@ struct PortfolioCalculatorTests {
             let pricer = Pricer(history: rates, display: .usd)
             let before = PortfolioCalculator.figures(of: asset, pricer: pricer, now: Self.now)
             let later = PortfolioAsset(id: 1, name: "A", currency: .btc,
-                                       movements: asset.movements + [.init(amount: Int64(amount), date: .at("2026-02-20T00:00:00Z"))])
+                                       movements: asset.movements + [.init(amount: Int128(amount), date: .at("2026-02-20T00:00:00Z"))])
             #expect(PortfolioCalculator.figures(of: later, pricer: pricer, now: Self.now).realizedGain == before.realizedGain)
         }
     }
@@ -193,9 +193,9 @@ struct PortfolioCalculatorTests {
             // Worked out here from the movements and the rates alone, exactly, then rounded once.
             var flows: Decimal = 0
             for movement in asset.movements {
-                flows -= Decimal(movement.amount) * pricer.unitPrice(.btc, at: movement.date)!
+                flows -= Decimal(minorUnits: movement.amount) * pricer.unitPrice(.btc, at: movement.date)!
             }
-            let net = Rounding.halfEven(Decimal(asset.quantity) * pricer.unitPrice(.btc, at: Self.now)! + flows)!
+            let net = Rounding.halfEven(Decimal(minorUnits: asset.quantity) * pricer.unitPrice(.btc, at: Self.now)! + flows)!
             guard let realized = figures.realizedGain, let unrealized = figures.unrealizedGain else {
                 Issue.record("every price is known, so every figure must be")
                 return

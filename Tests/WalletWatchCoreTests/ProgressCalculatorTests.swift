@@ -5,14 +5,14 @@ import TestSupport
 @testable import WalletWatchCore
 
 /// 1 BTC in sats.
-private let btc: Int64 = 100_000_000
+private let btc: Int128 = 100_000_000
 
 @Suite("The progress calculator (SPEC.md section 10)")
 struct ProgressCalculatorTests {
     let start = Instant.at("2026-11-01T00:00:00Z")
 
-    func asset(balance: Int64, movements: [(Int64, String)] = [], changes: [(Int64, Int64, String)] = [],
-               baseline: [Int64: Int64], current: [Int64: Int64]? = nil) -> ProgressCalculator.AssetInput {
+    func asset(balance: Int128, movements: [(Int128, String)] = [], changes: [(Int64, Int128, String)] = [],
+               baseline: [Int64: Int128], current: [Int64: Int128]? = nil) -> ProgressCalculator.AssetInput {
         ProgressCalculator.AssetInput(
             assetID: 1, currency: .btc, balanceNow: balance,
             movements: movements.map { .init(amount: $0.0, date: .at($0.1)) },
@@ -20,7 +20,7 @@ struct ProgressCalculatorTests {
             baseline: baseline, currentTargets: current ?? baseline)
     }
 
-    func totals(_ input: ProgressCalculator.AssetInput, _ goals: Set<Int64> = [1, 2]) -> [Int64: Int64] {
+    func totals(_ input: ProgressCalculator.AssetInput, _ goals: Set<Int64> = [1, 2]) -> [Int64: Int128] {
         ProgressCalculator.contributions(of: input, trackedGoals: goals).mapValues(\.total)
     }
 
@@ -158,16 +158,16 @@ struct ProgressCalculatorTests {
             return numbers[position % numbers.count] % bound
         }
         let goals: [Int64] = [1, 2, 3]
-        var baseline: [Int64: Int64] = [:]
-        for goal in goals where next(3) > 0 { baseline[goal] = Int64(next(500_000)) }
+        var baseline: [Int64: Int128] = [:]
+        for goal in goals where next(3) > 0 { baseline[goal] = Int128(next(500_000)) }
         let start = Instant.at("2026-11-01T00:00:00Z")
         let changes = (0..<next(4)).map { index in
-            ProgressCalculator.TargetChange(goalID: goals[(index + next(3)) % 3], amount: Int64(next(600_000)),
+            ProgressCalculator.TargetChange(goalID: goals[(index + next(3)) % 3], amount: Int128(next(600_000)),
                                             timestamp: start.adding(seconds: Int64(next(5) * 3600 + 1)))
         }
-        var balanceAtStart = Int64(next(1_000_000))
+        var balanceAtStart = Int128(next(1_000_000))
         let movements = (0..<2).compactMap { index -> ProgressCalculator.Movement? in
-            let amount = Int64(next(400_000)) - 150_000
+            let amount = Int128(next(400_000)) - 150_000
             guard balanceAtStart + amount >= 0 else { return nil }
             balanceAtStart += amount
             return .init(amount: amount, date: start.adding(seconds: Int64(index * 7200 + next(3) * 3600)))
@@ -190,9 +190,9 @@ struct ProgressCalculatorTests {
     @Test("property: funded never exceeds the balance nor a target")
     func fundedBounds() async {
         await propertyCheck(count: 400, input: Gen.int(in: -1000...3_000_000), Gen.int(in: 0...2_000_000).array(of: 0...6)) { balance, targets in
-            let funded = Funding.funded(balance: Int64(balance), targets: targets.map(Int64.init))
-            #expect(funded.reduce(0, +) <= max(0, Int64(balance)))
-            for (share, target) in zip(funded, targets) { #expect(share >= 0 && share <= Int64(target)) }
+            let funded = Funding.funded(balance: Int128(balance), targets: targets.map { Int128($0) })
+            #expect(funded.reduce(0, +) <= max(0, Int128(balance)))
+            for (share, target) in zip(funded, targets) { #expect(share >= 0 && share <= Int128(target)) }
         }
     }
 
@@ -200,7 +200,7 @@ struct ProgressCalculatorTests {
     func splitReallocation() async {
         await propertyCheck(count: 400, input: Self.histories, Gen.int(in: 0...600_000)) { input, intermediate in
             guard let first = input.changes.first else { return }
-            let step = ProgressCalculator.TargetChange(goalID: first.goalID, amount: Int64(intermediate), timestamp: first.timestamp)
+            let step = ProgressCalculator.TargetChange(goalID: first.goalID, amount: Int128(intermediate), timestamp: first.timestamp)
             let split = ProgressCalculator.AssetInput(
                 assetID: input.assetID, currency: input.currency, balanceNow: input.balanceNow, movements: input.movements,
                 changes: [step] + input.changes, baseline: input.baseline, currentTargets: input.currentTargets)

@@ -6,7 +6,7 @@ import TestSupport
 struct Rule1Tests {
     let house = Rule1.Allocation(goalID: 1, goalStatus: .active, amount: 0)
 
-    func confirmed(_ entries: [(String, Int64, String)]) -> [Rule1.Confirmed] {
+    func confirmed(_ entries: [(String, Int128, String)]) -> [Rule1.Confirmed] {
         entries.map { Rule1.Confirmed(txid: $0.0, amount: $0.1, date: .at($0.2)) }
     }
 

@@ -49,16 +49,16 @@ struct SavingPlanTests {
 
     let usd = Currency.usd
 
-    func reminder(_ plan: String, id: Int64 = 1, due: String, amount: Int64 = 10_000) -> ReminderMatcher.Reminder {
+    func reminder(_ plan: String, id: Int64 = 1, due: String, amount: Int128 = 10_000) -> ReminderMatcher.Reminder {
         .init(planID: id, planName: plan, assetID: 7, due: Day(due)!, amount: amount, currency: usd)
     }
 
-    func deposit(_ txid: String, _ amount: Int64, _ date: String, confirmed: Bool = true, currency: Currency = .usd) -> ReminderMatcher.Deposit {
+    func deposit(_ txid: String, _ amount: Int128, _ date: String, confirmed: Bool = true, currency: Currency = .usd) -> ReminderMatcher.Deposit {
         .init(assetID: 7, txid: txid, amount: amount, currency: currency, date: .at(date), confirmed: confirmed)
     }
 
     func resolve(_ reminders: [ReminderMatcher.Reminder], _ deposits: [ReminderMatcher.Deposit], now: String,
-                 value: (ReminderMatcher.Deposit, Currency) -> Int64? = { deposit, _ in deposit.amount }) -> [ReminderMatcher.Outcome] {
+                 value: (ReminderMatcher.Deposit, Currency) -> Int128? = { deposit, _ in deposit.amount }) -> [ReminderMatcher.Outcome] {
         ReminderMatcher.resolve(reminders, deposits: deposits, now: .at(now), value: value).map(\.1)
     }
 

@@ -193,7 +193,7 @@ struct BarkdReplayTests {
             #expect(stored.type == type(ofSubsystem: subsystem), "movement \(id)")
             #expect(stored.status == status(ofMovement: movement["status"] as? String ?? ""), "movement \(id)")
             #expect(stored.date == Instant(millisecondsSinceEpoch: try milliseconds(of: dated)), "movement \(id)")
-            #expect(stored.fee == int(movement["offchain_fee_sat"]), "movement \(id)")
+            #expect(stored.fee == int(movement["offchain_fee_sat"]).map { Int128($0) }, "movement \(id)")
             #expect(stored.counterparty == firstDestination(effective < 0 ? movement["sent_to"] : movement["received_on"]), "movement \(id)")
         }
 
@@ -206,9 +206,9 @@ struct BarkdReplayTests {
             let txid = try #require(transaction["txid"] as? String)
             let stored = try #require(onchainRows[txid], "\(txid)")
             let block = transaction["confirmation"] as? [String: Any]
-            #expect(stored.amount == int(transaction["balance_change_sat"]) && stored.type == .onchain, "\(txid)")
+            #expect(stored.amount == int(transaction["balance_change_sat"]).map { Int128($0) } && stored.type == .onchain, "\(txid)")
             #expect(stored.status == (block == nil ? .pending : .confirmed), "\(txid)")
-            #expect(stored.fee == int(transaction["onchain_fee_sat"]), "\(txid)")
+            #expect(stored.fee == int(transaction["onchain_fee_sat"]).map { Int128($0) }, "\(txid)")
             // barkd gives no time: a mined transaction is dated ten minutes a block before now.
             let depth = try block.map { tipHeight - (try #require(int($0["height"]))) } ?? 0
             #expect(stored.date == Instant.at(now).adding(seconds: -depth * 600), "\(txid)")
@@ -313,7 +313,7 @@ struct BarkdReplayTests {
                 #expect(stored.amount == effective, "example \(index + 1)")
                 #expect(stored.type == Self.type(ofSubsystem: subsystem), "example \(index + 1)")
                 #expect(stored.status == .confirmed, "example \(index + 1) is successful")
-                #expect(stored.fee == Self.int(example["offchain_fee_sat"]), "example \(index + 1)")
+                #expect(stored.fee == Self.int(example["offchain_fee_sat"]).map { Int128($0) }, "example \(index + 1)")
                 #expect(stored.counterparty == Self.firstDestination(effective < 0 ? example["sent_to"] : example["received_on"]), "example \(index + 1)")
                 #expect(stored.date == Instant(millisecondsSinceEpoch: Self.times[index % Self.times.count].milliseconds), "example \(index + 1)")
             }

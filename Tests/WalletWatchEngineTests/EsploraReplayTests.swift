@@ -119,14 +119,14 @@ struct EsploraReplayTests {
                 #expect(stored.type == .onchain, "\(context)")
                 #expect(stored.status == (transaction.confirmed ? .confirmed : .pending), "\(context)")
                 #expect(stored.date == (transaction.blockTime.map { Instant(millisecondsSinceEpoch: $0 * 1000) } ?? .at(Self.now)), "\(context)")
-                #expect(stored.fee == transaction.fee, "\(context)")
+                #expect(stored.fee == transaction.fee.map { Int128($0) }, "\(context)")
                 #expect(stored.counterparty == Self.counterparty(transaction, for: mine), "\(context)")
 
                 let (confirmed, pending) = try Self.balance(of: source.addresses, after: transaction, documents: documents)
                 let row = try #require(try world.database.onchainBalances()[source.name], "\(context)")
                 #expect(row.balance.confirmed == confirmed && row.balance.untrustedPending == pending, "\(context): \(row.balance)")
                 let asset = try world.database.asset(named: source.asset!)
-                #expect(balances[asset.id!]?.counted == confirmed && balances[asset.id!]?.pending == pending, "\(context)")
+                #expect(balances[asset.id!]?.counted == Int128(confirmed) && balances[asset.id!]?.pending == Int128(pending), "\(context)")
             }
             // The same data again changes nothing.
             let again = try await world.engine(now: Self.later, sources: sources).ingestor.ingest()
@@ -203,7 +203,7 @@ struct EsploraReplayTests {
                 if inReplacement {
                     let stored = try #require(rows[replacementID], "\(context)")
                     #expect(stored.status == .pending && stored.amount == Self.amount(replacement, for: [address]), "\(context)")
-                    #expect(stored.date == .at(Self.later) && stored.fee == replacement.fee, "\(context)")
+                    #expect(stored.date == .at(Self.later) && stored.fee == replacement.fee.map { Int128($0) }, "\(context)")
                 }
                 // The mempool delta is the replacement's amount now; the original's is gone.
                 let row = try #require(try world.database.onchainBalances()[source.name])
@@ -237,7 +237,7 @@ struct EsploraReplayTests {
             let row = try #require(try world.database.onchainBalances()["watch"])
             #expect(row.balance.confirmed == confirmed && row.balance.untrustedPending == pending && row.balance.total == confirmed + pending)
             let asset = try world.database.asset(named: "watched")
-            #expect(try world.database.balances()[asset.id!] == AssetBalance(counted: confirmed, pending: pending, lastUpdated: .at(Self.now)))
+            #expect(try world.database.balances()[asset.id!] == AssetBalance(counted: Int128(confirmed), pending: Int128(pending), lastUpdated: .at(Self.now)))
         }
     }
 }

@@ -51,7 +51,7 @@ struct MonthBaselineTests {
         }
 
         func record(_ event: Event, at now: Instant) throws {
-            let amount = Money(minorUnits: event.cents, currency: .usd).majorString
+            let amount = Money(minorUnits: Int128(event.cents), currency: .usd).majorString
             _ = try database.addManualTransaction(assetName: "Cash", amount: amount, date: event.date, note: nil, now: now)
         }
 
@@ -60,7 +60,7 @@ struct MonthBaselineTests {
         }
 
         /// The goal's contribution as `month status` shows it at N.
-        func contributed() async throws -> Int64 {
+        func contributed() async throws -> Int128 {
             let status = try await engine(at: MonthBaselineTests.observed).month.status(refreshRates: .never)
             return try #require(status.goals.first { $0.name == "House" }).figures.contributed
         }
@@ -68,7 +68,7 @@ struct MonthBaselineTests {
 
     /// Records `events` in date order, each when it happens (those dated at or before S before the
     /// month starts), starts the month at S, and returns the contribution at N.
-    static func recordedOnTime(_ events: [Event]) async throws -> Int64 {
+    static func recordedOnTime(_ events: [Event]) async throws -> Int128 {
         let world = try World()
         let sorted = events.sorted { $0.date < $1.date }
         for event in sorted where event.date <= start { try world.record(event, at: event.date) }
@@ -80,7 +80,7 @@ struct MonthBaselineTests {
     /// Starts the month at S with nothing recorded, then records every event after S in `order`
     /// (deposits before withdrawals, so that no withdrawal is refused for a deposit not yet
     /// recorded), and returns the contribution at N.
-    static func recordedLate(_ events: [Event], order: [Int]) async throws -> Int64 {
+    static func recordedLate(_ events: [Event], order: [Int]) async throws -> Int128 {
         let world = try World()
         try await world.startMonth()
         let late = observed.adding(seconds: -3600)
@@ -90,8 +90,8 @@ struct MonthBaselineTests {
     }
 
     /// The month's deposits minus withdrawals: what a dedicated wallet gives its goal.
-    static func expected(_ events: [Event]) -> Int64 {
-        events.filter { $0.date >= start && $0.date <= observed }.reduce(0) { $0 + $1.cents }
+    static func expected(_ events: [Event]) -> Int128 {
+        events.filter { $0.date >= start && $0.date <= observed }.reduce(Int128(0)) { $0 + Int128($1.cents) }
     }
 
     @Test("issue 12: a 500 dated before S recorded after the start, then an in-month 100: contributed 100, not 600")

@@ -18,11 +18,11 @@ struct AllocationTests {
         return database
     }
 
-    func history(_ database: AppDatabase, _ asset: String = "Cash") throws -> [Int64] {
+    func history(_ database: AppDatabase, _ asset: String = "Cash") throws -> [Int128] {
         try database.allocationHistory(assetName: asset).map(\.amount)
     }
 
-    func targets(_ database: AppDatabase, _ asset: String = "Cash") throws -> [String: Int64] {
+    func targets(_ database: AppDatabase, _ asset: String = "Cash") throws -> [String: Int128] {
         Dictionary(uniqueKeysWithValues: try database.assetOverview(named: asset).allocations.map { ($0.goal.name, $0.amount) })
     }
 

@@ -12,7 +12,7 @@ struct LedgerPassTests {
 
     func movements(_ count: Int, status: TransactionStatus = .confirmed, from first: Int = 1) -> [ObservedTransaction] {
         (first..<(first + count)).map {
-            ObservedTransaction(txid: "ark:ark:\($0)", amount: Int64(1_000 * $0), type: .ark, status: status,
+            ObservedTransaction(txid: "ark:ark:\($0)", amount: Int128(1_000 * $0), type: .ark, status: status,
                                 date: now.adding(seconds: -Int64($0) * 60))
         }
     }

@@ -17,6 +17,9 @@ struct SchemaTests {
         "esplora_synced_addresses", "ingest_passes", "staged_updates", "source_digests",
         // Added by a later migration: the digest of each completed month (`walletwatch check`).
         "completed_execution_digests",
+        // Exact amounts and any currency: balances per asset (an EVM source's coin and tokens)
+        // and the user's own units.
+        "asset_balances", "currencies",
         // HD wallets: their watched addresses and the payments to reserved ones.
         "derived_addresses", "reserved_receipts",
         // Notifications: the outbox, who subscribes to what, each source's failed passes, goals reached.

@@ -109,7 +109,7 @@ struct TagTests {
         let now = self.now
         func pass(_ round: Int) async throws {
             let transactions = txids.enumerated().map { index, txid in
-                ObservedTransaction(txid: txid, amount: Int64(index + round), type: .ark,
+                ObservedTransaction(txid: txid, amount: Int128(index + round), type: .ark,
                                     status: round % 2 == 0 ? .pending : .confirmed, date: now.adding(seconds: Int64(round)))
             }
             var ingest = try await ingestSide.beginPass(source: "ark", now: now)

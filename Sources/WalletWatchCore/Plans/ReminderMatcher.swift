@@ -24,11 +24,11 @@ public enum ReminderMatcher {
         /// The due date.
         public let due: Day
         /// The amount to cover, in minor units of `currency`.
-        public let amount: Int64
+        public let amount: Int128
         /// The plan's currency, in which deposits are valued.
         public let currency: Currency
 
-        public init(planID: Int64, planName: String, assetID: Int64, due: Day, amount: Int64, currency: Currency) {
+        public init(planID: Int64, planName: String, assetID: Int64, due: Day, amount: Int128, currency: Currency) {
             self.planID = planID
             self.planName = planName
             self.assetID = assetID
@@ -45,7 +45,7 @@ public enum ReminderMatcher {
         /// The transaction's txid.
         public let txid: String
         /// Minor units of `currency` (the asset's); positive.
-        public let amount: Int64
+        public let amount: Int128
         /// The asset's currency.
         public let currency: Currency
         /// The transaction's date (an on-chain one's block time once confirmed).
@@ -53,7 +53,7 @@ public enum ReminderMatcher {
         /// False while the transaction is pending: it does not count yet, but may.
         public let confirmed: Bool
 
-        public init(assetID: Int64, txid: String, amount: Int64, currency: Currency, date: Instant, confirmed: Bool) {
+        public init(assetID: Int64, txid: String, amount: Int128, currency: Currency, date: Instant, confirmed: Bool) {
             self.assetID = assetID
             self.txid = txid
             self.amount = amount
@@ -78,9 +78,9 @@ public enum ReminderMatcher {
         /// The deposit's txid.
         public let txid: String
         /// What it counted for, in minor units of the plan's currency.
-        public let value: Int64
+        public let value: Int128
 
-        public init(txid: String, value: Int64) {
+        public init(txid: String, value: Int128) {
             self.txid = txid
             self.value = value
         }
@@ -97,7 +97,7 @@ public enum ReminderMatcher {
     /// The outcome of each reminder, in the order given after sorting them by due date and
     /// plan name. `value` converts a deposit to a currency at its date (nil: no rate).
     public static func resolve(
-        _ reminders: [Reminder], deposits: [Deposit], now: Instant, value: (Deposit, Currency) -> Int64?
+        _ reminders: [Reminder], deposits: [Deposit], now: Instant, value: (Deposit, Currency) -> Int128?
     ) -> [(Reminder, Outcome)] {
         let ordered = reminders.sorted { ($0.due, $0.planName.lowercased(), $0.planID) < ($1.due, $1.planName.lowercased(), $1.planID) }
         let byAsset = Dictionary(grouping: deposits, by: \.assetID)
@@ -107,7 +107,7 @@ public enum ReminderMatcher {
             let window = ReminderWindow(due: reminder.due)
             let candidates = (byAsset[reminder.assetID] ?? []).filter { window.contains($0.date) && !taken.contains($0.txid) }
             var claims: [Claim] = []
-            var total: Int64 = 0
+            var total: Int128 = 0
             var waiting: Waiting?
             for deposit in candidates {
                 guard deposit.confirmed else {

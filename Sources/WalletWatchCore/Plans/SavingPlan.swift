@@ -39,7 +39,7 @@ public struct SavingPlan: Hashable, Sendable {
     /// The asset the money goes into.
     public var assetID: Int64
     /// Minor units of `currency`; always positive.
-    public var amount: Int64
+    public var amount: Int128
     /// The currency of `amount` (an automatic plan's is always its asset's).
     public var currency: Currency
     /// How often it falls due.
@@ -51,7 +51,7 @@ public struct SavingPlan: Hashable, Sendable {
     /// When the plan was added.
     public var createdAt: Instant
 
-    public init(id: Int64? = nil, name: String, goalID: Int64, assetID: Int64, amount: Int64, currency: Currency,
+    public init(id: Int64? = nil, name: String, goalID: Int64, assetID: Int64, amount: Int128, currency: Currency,
                 every: PlanFrequency, start: Day, method: PlanMethod, createdAt: Instant) {
         self.id = id
         self.name = name

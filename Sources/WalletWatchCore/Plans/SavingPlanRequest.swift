@@ -47,7 +47,7 @@ public struct SavingPlanRequest: Hashable, Sendable {
         } else {
             currency = asset.currency
         }
-        let amount: Int64
+        let amount: Int128
         do { amount = try AmountInput.parseMoney(self.amount, currency: currency).minorUnits } catch {
             throw Refusal("--amount \(error.message)")
         }

@@ -3,13 +3,13 @@ public struct AllocationHistoryListing: Hashable, Sendable {
     public let asset: String
     public let currency: Currency
     public let goal: String
-    public let amount: Int64
+    public let amount: Int128
     public let timestamp: Instant
     public let createdAt: Instant
     public let reason: AllocationReason
     public let txid: String?
 
-    public init(asset: String, currency: Currency, goal: String, amount: Int64, timestamp: Instant, createdAt: Instant, reason: AllocationReason, txid: String?) {
+    public init(asset: String, currency: Currency, goal: String, amount: Int128, timestamp: Instant, createdAt: Instant, reason: AllocationReason, txid: String?) {
         self.asset = asset
         self.currency = currency
         self.goal = goal

@@ -3,9 +3,9 @@ public struct AssetOverview: Hashable, Sendable {
     /// One goal's target on this asset.
     public struct Allocation: Hashable, Sendable {
         public let goal: Goal
-        public let amount: Int64
+        public let amount: Int128
 
-        public init(goal: Goal, amount: Int64) {
+        public init(goal: Goal, amount: Int128) {
             self.goal = goal
             self.amount = amount
         }

@@ -4,11 +4,11 @@ public struct CompletedExecutionData: Hashable, Sendable, Codable {
         public let goalID: Int64
         public let name: String
         public let currency: Currency
-        public let planned: Int64
-        public let contributed: Int64
-        public let remaining: Int64
+        public let planned: Int128
+        public let contributed: Int128
+        public let remaining: Int128
 
-        public init(goalID: Int64, name: String, currency: Currency, planned: Int64, contributed: Int64, remaining: Int64) {
+        public init(goalID: Int64, name: String, currency: Currency, planned: Int128, contributed: Int128, remaining: Int128) {
             self.goalID = goalID
             self.name = name
             self.currency = currency
@@ -24,14 +24,14 @@ public struct CompletedExecutionData: Hashable, Sendable, Codable {
         public let assetID: Int64
         public let assetName: String
         public let assetCurrency: Currency
-        public let amount: Int64
-        public let fromTransactions: Int64
-        public let fromReallocations: Int64
+        public let amount: Int128
+        public let fromTransactions: Int128
+        public let fromReallocations: Int128
         /// In the goal's currency; nil when no rate was known.
-        public let converted: Int64?
+        public let converted: Int128?
 
-        public init(goalID: Int64, assetID: Int64, assetName: String, assetCurrency: Currency, amount: Int64,
-                    fromTransactions: Int64, fromReallocations: Int64, converted: Int64?) {
+        public init(goalID: Int64, assetID: Int64, assetName: String, assetCurrency: Currency, amount: Int128,
+                    fromTransactions: Int128, fromReallocations: Int128, converted: Int128?) {
             self.goalID = goalID
             self.assetID = assetID
             self.assetName = assetName

@@ -4,12 +4,12 @@ public struct ExecutionSnapshotData: Hashable, Sendable, Codable {
         public let goalID: Int64
         public let name: String
         public let currency: Currency
-        public let required: Int64
-        public let custom: Int64?
+        public let required: Int128
+        public let custom: Int128?
         public let skipped: Bool
-        public let planned: Int64
+        public let planned: Int128
 
-        public init(goalID: Int64, name: String, currency: Currency, required: Int64, custom: Int64?, skipped: Bool, planned: Int64) {
+        public init(goalID: Int64, name: String, currency: Currency, required: Int128, custom: Int128?, skipped: Bool, planned: Int128) {
             self.goalID = goalID
             self.name = name
             self.currency = currency
@@ -24,9 +24,9 @@ public struct ExecutionSnapshotData: Hashable, Sendable, Codable {
     public struct Target: Hashable, Sendable, Codable {
         public let assetID: Int64
         public let goalID: Int64
-        public let amount: Int64
+        public let amount: Int128
 
-        public init(assetID: Int64, goalID: Int64, amount: Int64) {
+        public init(assetID: Int64, goalID: Int64, amount: Int128) {
             self.assetID = assetID
             self.goalID = goalID
             self.amount = amount
@@ -40,9 +40,9 @@ public struct ExecutionSnapshotData: Hashable, Sendable, Codable {
     /// reads the history, which also holds rows dated before the start but written after it).
     public let targets: [Target]
     /// The sum of the plans in the display currency; nil when a rate was missing.
-    public let totalPlannedDisplay: Int64?
+    public let totalPlannedDisplay: Int128?
 
-    public init(capturedAt: Instant, displayCurrency: Currency, goals: [PlannedGoal], targets: [Target], totalPlannedDisplay: Int64?) {
+    public init(capturedAt: Instant, displayCurrency: Currency, goals: [PlannedGoal], targets: [Target], totalPlannedDisplay: Int128?) {
         self.capturedAt = capturedAt
         self.displayCurrency = displayCurrency
         self.goals = goals

@@ -3,10 +3,10 @@ public struct GoalOverview: Hashable, Sendable {
     /// One asset's part in the goal, in the asset's currency.
     public struct Share: Hashable, Sendable {
         public let asset: Asset
-        public let allocated: Int64
-        public let funded: Int64
+        public let allocated: Int128
+        public let funded: Int128
 
-        public init(asset: Asset, allocated: Int64, funded: Int64) {
+        public init(asset: Asset, allocated: Int128, funded: Int128) {
             self.asset = asset
             self.allocated = allocated
             self.funded = funded

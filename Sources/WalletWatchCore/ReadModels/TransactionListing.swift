@@ -24,9 +24,9 @@ public struct TransactionValue: Hashable, Sendable {
     public let currency: Currency
     /// Minor units of `currency`, signed like the amount; nil when no rate is known at or
     /// before the transaction's date.
-    public let amount: Int64?
+    public let amount: Int128?
 
-    public init(currency: Currency, amount: Int64?) {
+    public init(currency: Currency, amount: Int128?) {
         self.currency = currency
         self.amount = amount
     }

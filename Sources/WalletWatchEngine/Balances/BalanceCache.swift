@@ -121,7 +121,7 @@ public struct BalanceCache: Sendable {
             guard let tip = tips[stored.source], ["spendable", "locked"].contains(stored.vtxo.state) else { return nil }
             let left = stored.vtxo.expiryHeight - tip
             guard left <= vtxoExpiryWarningBlocks else { return nil }
-            let amount = Money(minorUnits: stored.vtxo.amount, currency: .btc)
+            let amount = Money(minorUnits: Int128(stored.vtxo.amount), currency: .btc)
             let when = left <= 0 ? "expired at height \(stored.vtxo.expiryHeight)" : "expires in \(left) blocks (height \(stored.vtxo.expiryHeight))"
             return "VTXO \(stored.vtxo.id) of source '\(stored.source)' (\(amount)) \(when); refresh it with barkd before the Ark server can reclaim it"
         }

@@ -23,7 +23,7 @@ struct TransactionValuer: Sendable {
         return listings.map { listing in
             var valued = listing
             let amount = pricer.unitPrice(listing.currency, onDayOf: listing.transaction.date)
-                .flatMap { Rounding.halfEven(Decimal(listing.transaction.amount) * $0) }
+                .flatMap { Rounding.halfEven(Decimal(minorUnits: listing.transaction.amount) * $0) }
             valued.value = TransactionValue(currency: display, amount: amount)
             return valued
         }

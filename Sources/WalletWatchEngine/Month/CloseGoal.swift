@@ -15,8 +15,8 @@ public struct CloseGoalSuggestion: Sendable {
     public let goal: String
     public let currency: Currency
     /// Left to close the month, in the goal's currency.
-    public let remaining: Int64
-    public let remainingDisplay: Int64?
+    public let remaining: Int128
+    public let remainingDisplay: Int128?
     public let displayCurrency: Currency
     /// The time of the rate used for the display amount.
     public let rateTime: Instant?
@@ -25,9 +25,9 @@ public struct CloseGoalSuggestion: Sendable {
     /// The currency of `amount`: the asset's, or the goal's when no rate was known.
     public let amountCurrency: Currency?
     /// What to deposit or add to the target.
-    public let amount: Int64?
+    public let amount: Int128?
     /// The asset's targets after an `allocate`, this goal first, the rest alphabetically.
-    public let allocations: [(goal: String, amount: Int64)]?
+    public let allocations: [(goal: String, amount: Int128)]?
     /// The allocation was cut to the asset's unallocated balance.
     public let clamped: Bool
     public let warning: String?
@@ -70,8 +70,8 @@ public struct CloseGoal: Sendable {
         var warnings: [String] = rates.warnings
         if displayQuote == nil { warnings.append("no exchange rate \(goal.currency.code)/\(display.code): the amounts stay in \(goal.currency.code)") }
 
-        let suggestion = { (asset: String?, action: CloseGoalSuggestion.Action, amount: Int64?, currency: Currency?,
-                            allocations: [(goal: String, amount: Int64)]?, clamped: Bool, applied: Bool) in
+        let suggestion = { (asset: String?, action: CloseGoalSuggestion.Action, amount: Int128?, currency: Currency?,
+                            allocations: [(goal: String, amount: Int128)]?, clamped: Bool, applied: Bool) in
             CloseGoalSuggestion(goal: goal.name, currency: goal.currency, remaining: remaining, remainingDisplay: remainingDisplay,
                                 displayCurrency: display, rateTime: displayQuote?.asOf, action: action, asset: asset,
                                 amountCurrency: currency, amount: amount, allocations: allocations, clamped: clamped,
@@ -84,14 +84,14 @@ public struct CloseGoal: Sendable {
             return suggestion(named, .none, nil, nil, nil, false, false)
         }
         let overview = try chooseAsset(for: goal, named: assetName)
-        let base = { (action: CloseGoalSuggestion.Action, amount: Int64?, currency: Currency?, allocations: [(goal: String, amount: Int64)]?, clamped: Bool, applied: Bool) in
+        let base = { (action: CloseGoalSuggestion.Action, amount: Int128?, currency: Currency?, allocations: [(goal: String, amount: Int128)]?, clamped: Bool, applied: Bool) in
             suggestion(overview.asset.name, action, amount, currency, allocations, clamped, applied)
         }
 
         // The amount in the asset's currency; without a rate it stays in the goal's.
         let assetRates = await self.rates.current(for: [CurrencyPair(base: goal.currency, quote: overview.asset.currency)])
         var amountCurrency = overview.asset.currency
-        var amount: Int64
+        var amount: Int128
         if let converted = assetRates.table.convert(Money(minorUnits: remaining, currency: goal.currency), to: overview.asset.currency) {
             amount = converted.minorUnits
         } else {

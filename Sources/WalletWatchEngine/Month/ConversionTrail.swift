@@ -10,7 +10,7 @@ struct ConversionTrail {
 
     init(table: RateTable) { self.table = table }
 
-    mutating func convert(_ minor: Int64, from source: Currency, to target: Currency) -> Int64? {
+    mutating func convert(_ minor: Int128, from source: Currency, to target: Currency) -> Int128? {
         guard source != target else { return minor }
         guard let quote = table.quote(from: source, to: target),
               let money = RateTable.convert(Money(minorUnits: minor, currency: source), to: target, quote: quote)
@@ -24,8 +24,8 @@ struct ConversionTrail {
     }
 
     /// Amounts in several currencies summed per currency, each sum converted once, then added.
-    mutating func total(_ amounts: [(Int64, Currency)], in target: Currency) -> Int64? {
-        var total: Int64 = 0
+    mutating func total(_ amounts: [(Int128, Currency)], in target: Currency) -> Int128? {
+        var total: Int128 = 0
         var complete = true
         for (currency, group) in Dictionary(grouping: amounts, by: \.1) {
             if let converted = convert(group.reduce(0) { $0 + $1.0 }, from: currency, to: target) { total += converted } else { complete = false }

@@ -12,7 +12,7 @@ public struct MonthStatus: Sendable {
         public let assetCurrency: Currency
         public let contribution: ProgressCalculator.Contribution
         /// In the goal's currency; nil without a rate.
-        public let converted: Int64?
+        public let converted: Int128?
     }
 
     /// One goal's line.
@@ -22,7 +22,7 @@ public struct MonthStatus: Sendable {
         public let currency: Currency
         public let figures: GoalMonthFigures
         /// `remaining` in the display currency; nil without a rate.
-        public let remainingDisplay: Int64?
+        public let remainingDisplay: Int128?
         public let parts: [AssetPart]
     }
 
@@ -32,9 +32,9 @@ public struct MonthStatus: Sendable {
     public let completedAt: Instant?
     public let displayCurrency: Currency
     public let goals: [GoalLine]
-    public let plannedDisplay: Int64?
-    public let contributedDisplay: Int64?
-    public let remainingDisplay: Int64?
+    public let plannedDisplay: Int128?
+    public let contributedDisplay: Int128?
+    public let remainingDisplay: Int128?
     /// The oldest rate used.
     public let ratesAsOf: Instant?
     public let ratesStale: Bool

@@ -41,7 +41,7 @@ public struct Preferences: Sendable {
         let stored: String
         switch key {
         case .displayCurrency:
-            stored = try Currency(code: value).code
+            stored = try database.currencyRegistry().currency(value).code
         case .undoGraceHours:
             guard let hours = Int(value.trimmingSpaces), (0...8760).contains(hours) else {
                 throw UsageError("undo_grace_hours '\(value)' is not accepted; use \(key.accepted)")
@@ -55,7 +55,7 @@ public struct Preferences: Sendable {
         case .monthlyBudget:
             let parts = value.trimmingSpaces.split(separator: " ")
             guard (1...2).contains(parts.count) else { throw UsageError("monthly_budget '\(value)' is not accepted; use \(key.accepted)") }
-            let currency = parts.count == 2 ? try Currency(code: String(parts[1])) : try displayCurrency()
+            let currency = parts.count == 2 ? try database.currencyRegistry().currency(String(parts[1])) : try displayCurrency()
             let amount = try AmountInput.parseMoney(String(parts[0]), currency: currency)
             guard amount.minorUnits >= 0 else { throw UsageError("monthly_budget must not be negative") }
             stored = amount.description
@@ -102,7 +102,7 @@ public struct Preferences: Sendable {
 
     /// The currency month figures are shown in.
     public func displayCurrency() throws -> Currency {
-        if let code = try database.setting(SettingKey.displayCurrency.rawValue) { return try Currency(code: code) }
+        if let code = try database.setting(SettingKey.displayCurrency.rawValue) { return try database.currencyRegistry().currency(code) }
         return config.rates.currencies.first ?? .usd
     }
 
@@ -115,7 +115,7 @@ public struct Preferences: Sendable {
     public func monthlyBudget() throws -> Money? {
         guard let text = try database.setting(SettingKey.monthlyBudget.rawValue) else { return nil }
         let parts = text.split(separator: " ")
-        guard parts.count == 2, let currency = try? Currency(code: String(parts[1])),
+        guard parts.count == 2, let currency = try? database.currencyRegistry().currency(String(parts[1])),
               let money = try? AmountInput.parseMoney(String(parts[0]), currency: currency) else { return nil }
         return money
     }

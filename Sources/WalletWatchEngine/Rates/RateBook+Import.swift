@@ -8,7 +8,7 @@ extension RateBook {
     ///
     /// - parameter source: how the file is named in messages.
     public func importCSV(_ text: String, source: String, replace: Bool) throws -> (result: RateImportResult, rates: [ImportedRate]) {
-        let parsed = RateImportParser.parse(text, now: clock.now)
+        let parsed = RateImportParser.parse(text, now: clock.now, registry: try database.currencyRegistry())
         guard parsed.problems.isEmpty else {
             let named = parsed.problems.prefix(5).map { "line \($0.line): \($0.reason)" }.joined(separator: "; ")
             throw Refusal("\(parsed.problems.count) malformed line(s) in \(source), nothing imported (\(named)\(parsed.problems.count > 5 ? "; ..." : ""))")

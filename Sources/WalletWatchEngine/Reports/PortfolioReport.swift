@@ -14,10 +14,10 @@ public struct PortfolioReport: Sendable {
     /// The selected assets together: sums of their lines (nil when one is unknown) and the
     /// time-weighted return of the whole.
     public struct Total: Sendable {
-        public let value: Int64?
-        public let costBasis: Int64?
-        public let unrealizedGain: Int64?
-        public let realizedGain: Int64?
+        public let value: Int128?
+        public let costBasis: Int128?
+        public let unrealizedGain: Int128?
+        public let realizedGain: Int128?
         public let timeWeightedReturn: Decimal?
     }
 
@@ -26,7 +26,7 @@ public struct PortfolioReport: Sendable {
         public let goal: Goal
         public let progress: GoalProgress
         /// The distance in the report's currency; nil without a rate.
-        public let distanceDisplay: Int64?
+        public let distanceDisplay: Int128?
     }
 
     public let now: Instant

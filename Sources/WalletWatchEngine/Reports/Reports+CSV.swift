@@ -17,7 +17,7 @@ extension Reports {
     public func exportCSV(_ kind: CSVExportKind) throws -> (text: String, rows: Int) {
         let header: [String]
         let rows: [[String]]
-        let major = { (minor: Int64, currency: Currency) in Money.majorString(minor, exponent: currency.exponent) }
+        let major = { (minor: Int128, currency: Currency) in Money.majorString(minor, exponent: currency.exponent) }
         switch kind {
         case .transactions:
             header = ["txid", "asset", "date", "amount", "currency", "direction", "type", "status", "fee", "counterparty", "note", "tags"]

@@ -67,8 +67,8 @@ public struct Reports: Sendable {
     }
 
     /// The sum of figures, or nil when one is unknown.
-    static func sum(_ values: [Int64?]) -> Int64? {
-        values.reduce(Int64(0) as Int64?) { total, value in total.flatMap { total in value.map { total + $0 } } }
+    static func sum(_ values: [Int128?]) -> Int128? {
+        values.reduce(Int128(0) as Int128?) { total, value in total.flatMap { total in value.map { total + $0 } } }
     }
 
     /// The portfolio report for the live views: stored rates only (the page must not wait for

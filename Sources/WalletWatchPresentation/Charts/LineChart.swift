@@ -8,13 +8,13 @@ public struct LineChart: Sendable {
     public struct Series: Sendable {
         public let label: String
         public let color: String
-        public let values: [Int64?]
+        public let values: [Int128?]
         /// Shade the area under the line.
         public let filled: Bool
         /// Draw the line dashed (a target).
         public let dashed: Bool
 
-        public init(label: String, color: String, values: [Int64?], filled: Bool = false, dashed: Bool = false) {
+        public init(label: String, color: String, values: [Int128?], filled: Bool = false, dashed: Bool = false) {
             self.label = label
             self.color = color
             self.values = values
@@ -91,8 +91,10 @@ public struct LineChart: Sendable {
         return Self.left + plotWidth * Double(instants[index].millisecondsSinceEpoch - first.millisecondsSinceEpoch) / span
     }
 
-    private func y(_ value: Int64, _ scale: AxisScale) -> Double {
-        top + plotHeight * (1 - Double(value - scale.low) / Double(scale.high - scale.low))
+    private func y(_ value: Int128, _ scale: AxisScale) -> Double {
+        // A position on the screen only: the offset as a fraction in millionths, then a Double.
+        let millionths = Rounding.halfEven(value - scale.low, times: 1_000_000, over: scale.high - scale.low) ?? 0
+        return top + plotHeight * (1 - Double(Int64(clamping: millionths)) / 1_000_000)
     }
 
     private func yAxis(_ scale: AxisScale) -> String {
@@ -133,9 +135,9 @@ public struct LineChart: Sendable {
     }
 
     /// Runs of consecutive known values.
-    private func segments(_ values: [Int64?]) -> [[(index: Int, value: Int64)]] {
-        var result: [[(index: Int, value: Int64)]] = []
-        var current: [(index: Int, value: Int64)] = []
+    private func segments(_ values: [Int128?]) -> [[(index: Int, value: Int128)]] {
+        var result: [[(index: Int, value: Int128)]] = []
+        var current: [(index: Int, value: Int128)] = []
         for (index, value) in values.enumerated() {
             if let value { current.append((index, value)) } else if !current.isEmpty { result.append(current); current = [] }
         }
@@ -177,12 +179,12 @@ public struct LineChart: Sendable {
 
 /// The y axis: from `low` to `high` in minor units, widened to round ticks.
 struct AxisScale {
-    let low: Int64
-    let high: Int64
-    let step: Int64
+    let low: Int128
+    let high: Int128
+    let step: Int128
     let exponent: Int
 
-    init(low: Int64, high: Int64, exponent: Int) {
+    init(low: Int128, high: Int128, exponent: Int) {
         let step = AxisScale.niceStep((high - low) / 4, exponent: exponent)
         self.step = step
         self.low = low >= 0 ? 0 : -((-low + step - 1) / step) * step
@@ -190,11 +192,19 @@ struct AxisScale {
         self.exponent = exponent
     }
 
-    var ticks: [Int64] { Array(stride(from: low, through: high, by: Int(step))) }
+    var ticks: [Int128] {
+        var ticks: [Int128] = []
+        var tick = low
+        while tick <= high {
+            ticks.append(tick)
+            tick += step
+        }
+        return ticks
+    }
 
     /// A tick in major units, without decimals once a step is a whole major unit or more, and
     /// in thousands (`50k`) once a step is a whole thousand.
-    func label(_ tick: Int64) -> String {
+    func label(_ tick: Int128) -> String {
         let major = Currency.powerOfTen(exponent)
         if tick == 0 { return "0" }
         if step % (1000 * major) == 0 { return "\(tick / (1000 * major))k" }
@@ -205,10 +215,10 @@ struct AxisScale {
     }
 
     /// 1, 2 or 5 times a power of ten, at least `raw` (and at least one minor unit).
-    static func niceStep(_ raw: Int64, exponent: Int) -> Int64 {
-        var magnitude: Int64 = 1
+    static func niceStep(_ raw: Int128, exponent: Int) -> Int128 {
+        var magnitude: Int128 = 1
         while magnitude <= raw / 10 { magnitude *= 10 }
-        for factor: Int64 in [1, 2, 5, 10] where magnitude * factor >= raw { return max(1, magnitude * factor) }
+        for factor: Int128 in [1, 2, 5, 10] where magnitude * factor >= raw { return max(1, magnitude * factor) }
         return max(1, magnitude * 10)
     }
 }

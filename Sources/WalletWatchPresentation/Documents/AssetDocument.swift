@@ -27,7 +27,7 @@ public enum AssetDocument {
             .object([
                 "goal": .string(allocation.goal.name),
                 "amount": .int(allocation.amount),
-                "percent": summary.percentHundredths(of: allocation.amount).map { .number(Fraction.text($0, 100)) } ?? .null,
+                "percent": summary.percentHundredths(of: allocation.amount).map { .number(Fraction.text(Int128($0), 100)) } ?? .null,
                 "goal_status": .string(allocation.goal.status.rawValue),
                 "funded": .int(summary.funded[allocation.goal.id!] ?? 0),
             ])

@@ -4,10 +4,10 @@ import WalletWatchCore
 /// Ratios printed as JSON numbers: exact, rounded half to even to six decimal places, trailing
 /// zeros trimmed (`0.125`, `1`, `0.333333`).
 public enum Fraction {
-    public static func text(_ numerator: Int64, _ denominator: Int64, places: Int = 6) -> String {
+    public static func text(_ numerator: Int128, _ denominator: Int128, places: Int = 6) -> String {
         guard denominator != 0 else { return "0" }
-        let scaled = Rounding.halfEven(Int128(numerator) * Int128(Currency.powerOfTen(places)), Int128(denominator))
-        var text = Money.majorString(Int64(clamping: scaled), exponent: places)
+        let scaled = Rounding.halfEven(numerator, times: Currency.powerOfTen(places), over: denominator) ?? (numerator < 0 ? .min : .max)
+        var text = Money.majorString(scaled, exponent: places)
         while text.contains("."), text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text == "-0" ? "0" : text
@@ -15,7 +15,7 @@ public enum Fraction {
 
     /// A decimal ratio (a return) the same way: `0.169924`.
     public static func text(_ value: Decimal, places: Int = 6) -> String {
-        guard let scaled = Rounding.halfEven(value * Decimal(Currency.powerOfTen(places))) else { return "\(value)" }
+        guard let scaled = Rounding.halfEven(value * Decimal(minorUnits: Currency.powerOfTen(places))) else { return "\(value)" }
         return text(scaled, Currency.powerOfTen(places), places: places)
     }
 
@@ -25,12 +25,12 @@ public enum Fraction {
     }
 
     /// A fraction as a JSON number.
-    public static func json(_ numerator: Int64, _ denominator: Int64) -> JSONValue {
+    public static func json(_ numerator: Int128, _ denominator: Int128) -> JSONValue {
         .number(text(numerator, denominator))
     }
 
     /// A fraction as a JSON number, or null when unknown.
-    public static func json(_ fraction: (numerator: Int64, denominator: Int64)?) -> JSONValue {
+    public static func json(_ fraction: (numerator: Int128, denominator: Int128)?) -> JSONValue {
         fraction.map { json($0.numerator, $0.denominator) } ?? .null
     }
 }

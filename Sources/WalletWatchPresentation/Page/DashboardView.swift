@@ -109,7 +109,7 @@ struct DashboardView {
 
         goals = status.goals.map { goal in
             let figures = goal.figures
-            let money = { (minor: Int64) in DisplayFormat.money(minor, goal.currency) }
+            let money = { (minor: Int128) in DisplayFormat.money(minor, goal.currency) }
             return GoalRow(
                 name: goal.name, closed: figures.closed,
                 percent: DisplayFormat.percent(figures.contributed, figures.planned == 0 ? 1 : figures.planned),
@@ -119,13 +119,13 @@ struct DashboardView {
         }
         hasGoals = !goals.isEmpty
         let display = status.displayCurrency
-        let orNoRate = { (minor: Int64?) in minor.map { DisplayFormat.money($0, display) } ?? "no rate" }
+        let orNoRate = { (minor: Int128?) in minor.map { DisplayFormat.money($0, display) } ?? "no rate" }
         total = Total(currency: display.code, contributed: orNoRate(status.contributedDisplay), planned: orNoRate(status.plannedDisplay),
                       remaining: orNoRate(status.remainingDisplay),
                       bar: Bar(value: status.contributedDisplay ?? 0, of: status.plannedDisplay ?? 0))
 
         if let report = dashboard.portfolio, !report.assets.isEmpty, let charts {
-            let money = { (minor: Int64?) in minor.map { DisplayFormat.money($0, report.currency) } }
+            let money = { (minor: Int128?) in minor.map { DisplayFormat.money($0, report.currency) } }
             portfolio = Portfolio(
                 figures: [
                     Figure(label: "value", value: money(report.total.value), strong: true),
@@ -165,7 +165,7 @@ struct DashboardView {
 
 extension DashboardView.Bar {
     /// A bar filled to value/total, in whole percent.
-    init(value: Int64, of total: Int64) {
+    init(value: Int128, of total: Int128) {
         percent = Int((DisplayFormat.fill(value, of: total) * 100).rounded())
     }
 }

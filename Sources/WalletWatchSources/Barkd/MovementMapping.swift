@@ -30,9 +30,9 @@ public enum MovementMapping {
         }
         let counterparty = movement.effectiveBalance < 0 ? movement.sentTo.first : movement.receivedOn.first
         let transaction = ObservedTransaction(
-            txid: txid(source: source, movementID: movement.id), amount: movement.effectiveBalance,
+            txid: txid(source: source, movementID: movement.id), amount: Int128(movement.effectiveBalance),
             type: known ?? .ark, status: status, date: movement.completedAt ?? movement.createdAt,
-            fee: movement.offchainFee, counterparty: counterparty.map(JSONReader.printable))
+            fee: Int128(movement.offchainFee), counterparty: counterparty.map(JSONReader.printable))
         return (transaction, known == nil ? movement.subsystem : nil)
     }
 
@@ -46,7 +46,7 @@ public enum MovementMapping {
             estimate = now.adding(seconds: -(tipHeight - height) * 600)
         }
         return ObservedTransaction(
-            txid: wallet.txid, amount: wallet.balanceChange, type: .onchain,
-            status: wallet.confirmationHeight == nil ? .pending : .confirmed, date: nil, estimatedDate: estimate, fee: wallet.fee)
+            txid: wallet.txid, amount: Int128(wallet.balanceChange), type: .onchain,
+            status: wallet.confirmationHeight == nil ? .pending : .confirmed, date: nil, estimatedDate: estimate, fee: wallet.fee.map { Int128($0) })
     }
 }

@@ -56,7 +56,7 @@ public struct ChainTransaction: Hashable, Sendable {
             ? outputs.first { $0.address.map(addresses.contains) == false }?.address
             : inputs.first { $0.address.map(addresses.contains) == false }?.address
         return ObservedTransaction(
-            txid: txid, amount: amount, type: .onchain, status: confirmed ? .confirmed : .pending,
-            date: blockTime.map { Instant(millisecondsSinceEpoch: $0 * 1000) }, fee: fee, counterparty: counterparty.map(JSONReader.printable))
+            txid: txid, amount: Int128(amount), type: .onchain, status: confirmed ? .confirmed : .pending,
+            date: blockTime.map { Instant(millisecondsSinceEpoch: $0 * 1000) }, fee: fee.map { Int128($0) }, counterparty: counterparty.map(JSONReader.printable))
     }
 }

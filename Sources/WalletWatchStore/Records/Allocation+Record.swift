@@ -5,7 +5,7 @@ import WalletWatchCore
 public struct AllocationRow: Hashable, Sendable {
     public var assetID: Int64
     public var goalID: Int64
-    public var amount: Int64
+    public var amount: Int128
     public var updatedAt: Instant
 }
 
@@ -14,7 +14,7 @@ public struct AllocationHistoryRow: Hashable, Sendable {
     public var id: Int64?
     public var assetID: Int64
     public var goalID: Int64
-    public var amount: Int64
+    public var amount: Int128
     /// When the target took effect.
     public var timestamp: Instant
     /// When the row was written; breaks ties between rows with the same timestamp.
@@ -29,14 +29,14 @@ extension AllocationRow: FetchableRecord, PersistableRecord {
     public init(row: Row) throws {
         assetID = try row.decode(forColumn: "asset_id")
         goalID = try row.decode(forColumn: "goal_id")
-        amount = try row.decode(forColumn: "amount")
+        amount = try row.amount("amount")
         updatedAt = try row.decode(forColumn: "updated_at")
     }
 
     public func encode(to container: inout PersistenceContainer) {
         container["asset_id"] = assetID
         container["goal_id"] = goalID
-        container["amount"] = amount
+        container["amount"] = StoredAmount(amount)
         container["updated_at"] = updatedAt
     }
 }
@@ -48,7 +48,7 @@ extension AllocationHistoryRow: FetchableRecord, MutablePersistableRecord {
         id = try row.decode(forColumn: "id")
         assetID = try row.decode(forColumn: "asset_id")
         goalID = try row.decode(forColumn: "goal_id")
-        amount = try row.decode(forColumn: "amount")
+        amount = try row.amount("amount")
         timestamp = try row.decode(forColumn: "timestamp")
         createdAt = try row.decode(forColumn: "created_at")
         reason = try row.decode(forColumn: "reason")
@@ -59,7 +59,7 @@ extension AllocationHistoryRow: FetchableRecord, MutablePersistableRecord {
         container["id"] = id
         container["asset_id"] = assetID
         container["goal_id"] = goalID
-        container["amount"] = amount
+        container["amount"] = StoredAmount(amount)
         container["timestamp"] = timestamp
         container["created_at"] = createdAt
         container["month_label"] = timestamp.monthLabel

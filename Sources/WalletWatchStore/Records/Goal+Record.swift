@@ -9,7 +9,7 @@ extension Goal: FetchableRecord, MutablePersistableRecord {
             id: try row.decode(forColumn: "id"),
             name: try row.decode(forColumn: "name"),
             currency: try row.decode(forColumn: "currency"),
-            target: try row.decode(forColumn: "target"),
+            target: try row.amount("target"),
             deadline: try row.decode(forColumn: "deadline"),
             status: try row.decode(forColumn: "status"),
             createdAt: try row.decode(forColumn: "created_at"),
@@ -20,7 +20,7 @@ extension Goal: FetchableRecord, MutablePersistableRecord {
         container["id"] = id
         container["name"] = name
         container["currency"] = currency
-        container["target"] = target
+        container["target"] = StoredAmount(target)
         container["deadline"] = deadline
         container["status"] = status
         container["created_at"] = createdAt

@@ -14,7 +14,7 @@ extension SavingPlan: FetchableRecord, MutablePersistableRecord {
             name: try row.decode(forColumn: "name"),
             goalID: try row.decode(forColumn: "goal_id"),
             assetID: try row.decode(forColumn: "asset_id"),
-            amount: try row.decode(forColumn: "amount"),
+            amount: try row.amount("amount"),
             currency: try row.decode(forColumn: "currency"),
             every: try row.decode(forColumn: "every"),
             start: try row.decode(forColumn: "start"),
@@ -27,7 +27,7 @@ extension SavingPlan: FetchableRecord, MutablePersistableRecord {
         container["name"] = name
         container["goal_id"] = goalID
         container["asset_id"] = assetID
-        container["amount"] = amount
+        container["amount"] = StoredAmount(amount)
         container["currency"] = currency
         container["every"] = every
         container["start"] = start

@@ -10,13 +10,13 @@ extension Transaction: FetchableRecord, TableRecord {
         self.init(
             assetID: try row.decode(forColumn: "asset_id"),
             txid: try row.decode(forColumn: "txid"),
-            amount: try row.decode(forColumn: "amount"),
+            amount: try row.amount("amount"),
             type: try row.decode(forColumn: "type"),
             status: try row.decode(forColumn: "status"),
             date: try row.decode(forColumn: "date"),
             round: try row.decode(forColumn: "round"),
             boardTxid: try row.decode(forColumn: "board_txid"),
-            fee: try row.decode(forColumn: "fee"),
+            fee: try row.optionalAmount("fee"),
             counterparty: try row.decode(forColumn: "counterparty"),
             note: try row.decode(forColumn: "note"),
             firstSeenAt: try row.decode(forColumn: "first_seen_at"),
@@ -37,14 +37,14 @@ struct LedgerRow: PersistableRecord {
     func encode(to container: inout PersistenceContainer) {
         container["asset_id"] = transaction.assetID
         container["txid"] = transaction.txid
-        container["amount"] = transaction.amount
+        container["amount"] = StoredAmount(transaction.amount)
         container["type"] = transaction.type
         container["status"] = transaction.status
         container["direction"] = transaction.direction
         container["date"] = transaction.date
         container["round"] = transaction.round
         container["board_txid"] = transaction.boardTxid
-        container["fee"] = transaction.fee
+        container["fee"] = transaction.fee.map(StoredAmount.init)
         container["counterparty"] = transaction.counterparty
         container["note"] = transaction.note
         container["first_seen_at"] = transaction.firstSeenAt
@@ -57,7 +57,7 @@ struct LedgerRow: PersistableRecord {
         try db.execute(sql: """
             UPDATE ledger SET amount = ?, direction = ?, date = ?, note = ?, last_updated = ?, status = ?, rule1_applied_at = ?
             WHERE txid = ? AND asset_id = ?
-            """, arguments: [transaction.amount, transaction.direction, transaction.date, transaction.note, transaction.lastUpdated,
+            """, arguments: [StoredAmount(transaction.amount), transaction.direction, transaction.date, transaction.note, transaction.lastUpdated,
                              transaction.status, transaction.rule1AppliedAt, transaction.txid, transaction.assetID])
     }
 

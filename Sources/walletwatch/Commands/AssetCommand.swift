@@ -29,7 +29,7 @@ struct AssetCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let asset = try context.engine.ledger.addManualAsset(name: name, currency: try Currency(code: currency))
+            let asset = try context.engine.ledger.addManualAsset(name: name, currency: try context.engine.currencies.currency(currency))
             if output.json {
                 Output.json(AssetDocument.detail(try context.engine.ledger.assetOverview(named: asset.name)))
             } else {
@@ -63,9 +63,9 @@ struct AssetCommand: AsyncParsableCommand {
                 let asset = overview.asset
                 table.add([
                     asset.name, asset.kind.rawValue, asset.source ?? "-",
-                    Display.money(overview.balance.counted, asset.currency),
-                    overview.balance.pending == 0 ? "-" : Display.money(overview.balance.pending, asset.currency),
-                    Display.money(overview.summary.unallocated, asset.currency),
+                    Display.readable(overview.balance.counted, asset.currency),
+                    overview.balance.pending == 0 ? "-" : Display.readable(overview.balance.pending, asset.currency),
+                    Display.readable(overview.summary.unallocated, asset.currency),
                     overview.balance.lastUpdated.map { Display.time($0, context.engine.preferences.displayTimeZone) } ?? "-",
                 ])
             }
@@ -134,7 +134,7 @@ struct AssetCommand: AsyncParsableCommand {
             var table = TextTable([.init("TIME"), .init("GOAL"), .init("TARGET", .right), .init("BY"), .init("TXID")])
             for entry in entries {
                 table.add([Display.time(entry.timestamp, context.engine.preferences.displayTimeZone), entry.goal,
-                           Display.money(entry.amount, asset.currency), entry.reason.rawValue, entry.txid ?? ""])
+                           Display.readable(entry.amount, asset.currency), entry.reason.rawValue, entry.txid ?? ""])
             }
             Output.lines(table.render())
         }
@@ -180,7 +180,7 @@ struct AssetCommand: AsyncParsableCommand {
                 let address = row.address
                 table.add([address.chain.rawValue, address.chain == .listed ? "-" : "\(address.index)", address.address,
                            "\(address.activity.chainTxCount + address.activity.mempoolTxCount)",
-                           Display.money(address.activity.balance, listing.asset.currency), row.reservedFor ?? "",
+                           Display.readable(Int128(address.activity.balance), listing.asset.currency), row.reservedFor ?? "",
                            row.beyondGap ? "beyond the gap limit" : ""])
             }
             Output.lines(table.render())
@@ -210,7 +210,7 @@ struct AssetCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let asset = try context.engine.ledger.editAsset(named: name, newName: newName, newCurrency: try currency.map { try Currency(code: $0) })
+            let asset = try context.engine.ledger.editAsset(named: name, newName: newName, newCurrency: try currency.map { try context.engine.currencies.currency($0) })
             Output.line("asset '\(asset.name)' in \(asset.currency.code)")
         }
     }
@@ -221,7 +221,7 @@ enum AssetOutput {
     static func printDetail(_ overview: AssetOverview) {
         let asset = overview.asset
         let summary = overview.summary
-        let money = { (minor: Int64) in Display.money(minor, asset.currency) }
+        let money = { (minor: Int128) in Display.readable(minor, asset.currency) }
         Output.line("\(asset.name) (\(asset.kind.rawValue)\(asset.source.map { ", source \($0)" } ?? ""))")
         Output.line("  balance      \(money(summary.balance))")
         if overview.balance.pending != 0 { Output.line("  pending      \(money(overview.balance.pending)) (not counted yet)") }
@@ -235,7 +235,7 @@ enum AssetOutput {
         for allocation in overview.allocations {
             table.add([
                 allocation.goal.name, money(allocation.amount),
-                summary.percentHundredths(of: allocation.amount).map { Money.majorString($0, exponent: 2) + "%" } ?? "-",
+                summary.percentHundredths(of: allocation.amount).map { Money.majorString(Int128($0), exponent: 2) + "%" } ?? "-",
                 money(summary.funded[allocation.goal.id!] ?? 0), allocation.goal.status.rawValue,
             ])
         }

@@ -44,9 +44,9 @@ struct BalanceCommand: AsyncParsableCommand {
             let status = asset.source.flatMap { statusBySource[$0] }
             let from = status.map { $0.stale ? "stale cache" : ($0.fromCache ? "cache" : "source") } ?? (asset.kind == .manual ? "ledger" : "-")
             table.add([
-                asset.name, asset.source ?? "-", Display.money(balance.counted, asset.currency),
-                balance.pending == 0 ? "-" : Display.money(balance.pending, asset.currency),
-                balance.sending == 0 ? "-" : Display.money(balance.sending, asset.currency),
+                asset.name, asset.source ?? "-", Display.readable(balance.counted, asset.currency),
+                balance.pending == 0 ? "-" : Display.readable(balance.pending, asset.currency),
+                balance.sending == 0 ? "-" : Display.readable(balance.sending, asset.currency),
                 balance.lastUpdated.map { Display.age(seconds: report.now.seconds(since: $0)) } ?? "-", from,
             ])
         }

@@ -63,7 +63,7 @@ struct GoalCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let currency = try Currency(code: currency)
+            let currency = try context.engine.currencies.currency(currency)
             let target = try AmountInput.parseMoney(target, currency: currency)
             let deadline = try deadline.map { text -> Day in
                 guard let day = Day(text) else { throw UsageError("--deadline '\(text)' is not a date; write it like 2027-06-30") }
@@ -108,10 +108,10 @@ struct GoalCommand: AsyncParsableCommand {
             for overview in overviews {
                 let goal = overview.goal
                 let progress = progress[goal.id!]!
-                table.add([goal.name, Display.money(goal.target, goal.currency),
-                           progress.funded.map { Display.money($0, goal.currency) } ?? Display.noRate,
+                table.add([goal.name, Display.readable(goal.target, goal.currency),
+                           progress.funded.map { Display.readable($0, goal.currency) } ?? Display.noRate,
                            progress.achievementRate.map { Display.percent($0.numerator, $0.denominator) } ?? Display.noRate,
-                           progress.distance.map { Display.money(max(0, $0), goal.currency) } ?? Display.noRate,
+                           progress.distance.map { Display.readable(max(0, $0), goal.currency) } ?? Display.noRate,
                            goal.deadline?.description ?? "-", goal.status.rawValue])
             }
             Output.lines(table.render())
@@ -203,8 +203,8 @@ enum GoalOutput {
         if !overview.shares.isEmpty {
             var table = TextTable([.init("ASSET"), .init("ALLOCATED", .right), .init("FUNDED", .right)])
             for share in overview.shares {
-                table.add([share.asset.name, Display.money(share.allocated, share.asset.currency),
-                           Display.money(share.funded, share.asset.currency)])
+                table.add([share.asset.name, Display.readable(share.allocated, share.asset.currency),
+                           Display.readable(share.funded, share.asset.currency)])
             }
             Output.line()
             Output.lines(table.render())

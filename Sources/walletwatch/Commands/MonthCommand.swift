@@ -59,14 +59,14 @@ struct MonthCommand: AsyncParsableCommand {
                 Output.line("plan of \(month)\(plan.frozen ? " (frozen since the month started)" : "")")
                 var table = TextTable([.init("GOAL"), .init("REQUIRED", .right), .init("CUSTOM", .right), .init("PLANNED", .right), .init("")])
                 for line in plan.lines {
-                    let money = { (minor: Int64) in Display.money(minor, line.goal.currency) }
+                    let money = { (minor: Int128) in Display.readable(minor, line.goal.currency) }
                     table.add([line.goal.name, money(line.plan.required), line.plan.custom.map(money) ?? "-", money(line.planned),
                                line.plan.skipped ? "skipped" : ""])
                 }
                 Output.lines(table.render())
                 if let budget = try context.engine.preferences.monthlyBudget() {
                     let rates = await context.engine.rates.current(for: Set(plan.lines.map { CurrencyPair(base: $0.goal.currency, quote: budget.currency) }))
-                    var total: Int64 = 0
+                    var total: Int128 = 0
                     for line in plan.lines {
                         total += rates.table.convert(Money(minorUnits: line.planned, currency: line.goal.currency), to: budget.currency)?.minorUnits ?? 0
                     }
@@ -162,7 +162,7 @@ struct MonthCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try CommandContext.load(global)
-            let status = try await context.engine.month.status(month: try month.explicit(), currency: try currency.map { try Currency(code: $0) })
+            let status = try await context.engine.month.status(month: try month.explicit(), currency: try currency.map { try context.engine.currencies.currency($0) })
             for warning in status.warnings { Output.warning(warning) }
             if output.json {
                 Output.json(MonthDocument.status(status))
@@ -263,8 +263,8 @@ struct MonthCommand: AsyncParsableCommand {
             var table = TextTable([.init("MONTH"), .init("GOAL"), .init("PLANNED", .right), .init("CONTRIBUTED", .right), .init("REMAINING", .right)])
             for (record, data) in months {
                 for goal in data.goals {
-                    table.add([record.month.description, goal.name, Display.money(goal.planned, goal.currency),
-                               Display.money(goal.contributed, goal.currency), Display.money(goal.remaining, goal.currency)])
+                    table.add([record.month.description, goal.name, Display.readable(goal.planned, goal.currency),
+                               Display.readable(goal.contributed, goal.currency), Display.readable(goal.remaining, goal.currency)])
                 }
             }
             Output.lines(table.render())
@@ -305,12 +305,12 @@ enum MonthOutput {
         var table = TextTable([.init("GOAL"), .init("PLANNED", .right), .init("CONTRIBUTED", .right), .init("REMAINING", .right),
                                .init("IN \(status.displayCurrency.code)", .right), .init("")])
         for goal in status.goals {
-            let money = { (minor: Int64) in Display.money(minor, goal.currency) }
+            let money = { (minor: Int128) in Display.readable(minor, goal.currency) }
             table.add([goal.name, money(goal.figures.planned), money(goal.figures.contributed), money(goal.figures.remaining),
-                       goal.remainingDisplay.map { Display.money($0, status.displayCurrency) } ?? "no rate",
+                       goal.remainingDisplay.map { Display.readable($0, status.displayCurrency) } ?? "no rate",
                        ProgressBar.render(goal.figures.contributed, of: goal.figures.planned, width: 20)])
         }
-        let total = { (minor: Int64?) in minor.map { Display.money($0, status.displayCurrency) } ?? "no rate" }
+        let total = { (minor: Int128?) in minor.map { Display.readable($0, status.displayCurrency) } ?? "no rate" }
         table.add(["TOTAL", total(status.plannedDisplay), total(status.contributedDisplay), total(status.remainingDisplay), "",
                    ProgressBar.render(status.contributedDisplay ?? 0, of: status.plannedDisplay ?? 0, width: 20)])
         lines.append(contentsOf: table.render())
@@ -338,10 +338,10 @@ enum MonthOutput {
 
 /// A text progress bar: `[#######·······]  45%`.
 enum ProgressBar {
-    static func render(_ value: Int64, of total: Int64, width: Int) -> String {
-        let fraction = total <= 0 ? 1.0 : min(1.0, max(0.0, Double(value) / Double(total)))
-        let filled = Int((fraction * Double(width)).rounded(.down))
-        let percent = total <= 0 ? 100 : Int((Double(value) / Double(total) * 100).rounded(.down))
+    static func render(_ value: Int128, of total: Int128, width: Int) -> String {
+        // Whole percent, rounded down, from the exact amounts (18-decimal ones exceed a Double's 53 bits).
+        let percent = total <= 0 ? 100 : Int(clamping: Rounding.truncatingDivision(max(0, value), times: 100, over: total)?.quotient ?? 100)
+        let filled = min(width, percent * width / 100)
         return "[" + String(repeating: "#", count: filled) + String(repeating: "·", count: width - filled) + "] "
             + String(repeating: " ", count: max(0, 3 - String(percent).count)) + "\(percent)%"
     }

@@ -51,7 +51,7 @@ struct ReportCommand: AsyncParsableCommand {
         }
         if timelineKind != nil && !output.json { throw UsageError("--timeline adds to the JSON document; pass --json too") }
         let context = try CommandContext.load(global)
-        let report = try await context.engine.reports.portfolio(assetName: asset, currency: currency.map { try Currency(code: $0) })
+        let report = try await context.engine.reports.portfolio(assetName: asset, currency: currency.map { try context.engine.currencies.currency($0) })
         for warning in report.warnings { Output.warning(warning) }
         if let svg {
             try PrivateFile.write(PortfolioCharts(report).document, to: svg)
@@ -69,14 +69,14 @@ struct ReportCommand: AsyncParsableCommand {
 enum ReportOutput {
     static func print(_ report: PortfolioReport, zone: TimeZone) {
         let currency = report.currency
-        let money = { (minor: Int64?) in minor.map { Money(minorUnits: $0, currency: currency).majorString } ?? "no rate" }
+        let money = { (minor: Int128?) in minor.map { Money.readableString($0, exponent: currency.exponent) } ?? "no rate" }
         let percent = { (fraction: Decimal?) in fraction.map(Display.percent) ?? "-" }
         Output.line("Portfolio in \(currency.code) as of \(Display.time(report.now, zone))")
         var table = TextTable([.init("ASSET"), .init("QUANTITY", .right), .init("VALUE", .right), .init("AVG COST", .right),
                                .init("COST BASIS", .right), .init("UNREALIZED", .right), .init("REALIZED", .right), .init("TWR", .right)])
         for line in report.assets {
             let figures = line.figures
-            table.add([line.asset.name, Display.money(figures.quantity, line.asset.currency), money(figures.value),
+            table.add([line.asset.name, Display.readable(figures.quantity, line.asset.currency), money(figures.value),
                        figures.averageCost.map { money($0) } ?? (figures.missingPrice == nil ? "-" : "no rate"),
                        money(figures.costBasis), money(figures.unrealizedGain), money(figures.realizedGain),
                        figures.timeWeightedReturn == nil && figures.missingPrice != nil ? "no rate" : percent(figures.timeWeightedReturn)])
@@ -92,10 +92,10 @@ enum ReportOutput {
         for line in report.goals {
             let goal = line.goal
             let progress = line.progress
-            goals.add([goal.name, progress.funded.map { Display.money($0, goal.currency) } ?? Display.noRate,
-                       Display.money(goal.target, goal.currency),
+            goals.add([goal.name, progress.funded.map { Display.readable($0, goal.currency) } ?? Display.noRate,
+                       Display.readable(goal.target, goal.currency),
                        progress.achievementRate.map { Display.percent($0.numerator, $0.denominator) } ?? Display.noRate,
-                       progress.distance.map { Display.money($0, goal.currency) } ?? Display.noRate,
+                       progress.distance.map { Display.readable($0, goal.currency) } ?? Display.noRate,
                        progress.reached.map { $0 ? "yes" : "no" } ?? Display.noRate])
         }
         Output.line()

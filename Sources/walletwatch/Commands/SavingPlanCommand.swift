@@ -93,7 +93,7 @@ struct SavingPlanCommand: AsyncParsableCommand {
                                    .init("NEXT DUE"), .init("LAST")])
             for listing in listings {
                 let plan = listing.plan
-                table.add([plan.name, listing.goalName, listing.assetName, Display.money(plan.amount, plan.currency), plan.every.rawValue,
+                table.add([plan.name, listing.goalName, listing.assetName, Display.readable(plan.amount, plan.currency), plan.every.rawValue,
                            plan.method.rawValue, listing.nextDue?.description ?? "- (goal \(listing.goalStatus.rawValue))",
                            listing.last.map { "\($0.due) \($0.status.rawValue)" } ?? "-"])
             }

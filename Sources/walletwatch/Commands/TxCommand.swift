@@ -236,7 +236,7 @@ enum TransactionTable {
                                .init("TYPE"), .init("TXID"), .init("TAGS")])
         for listing in listings {
             let tx = listing.transaction
-            table.add([Display.time(tx.date, zone), listing.assetName, listing.money.description, valueText(listing), tx.status.rawValue,
+            table.add([Display.time(tx.date, zone), listing.assetName, Display.readable(listing.money.minorUnits, listing.money.currency), valueText(listing), tx.status.rawValue,
                        tx.type.rawValue, tx.txid, listing.tags.joined(separator: ", ")])
         }
         return table.render()
@@ -245,6 +245,6 @@ enum TransactionTable {
     /// The value in the display currency at the transaction's date, "no rate" without one.
     static func valueText(_ listing: TransactionListing) -> String {
         guard let value = listing.value else { return "" }
-        return value.money?.description ?? "no rate"
+        return value.money.map { Display.readable($0.minorUnits, $0.currency) } ?? "no rate"
     }
 }

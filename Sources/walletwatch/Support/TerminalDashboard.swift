@@ -21,12 +21,12 @@ enum TerminalDashboard {
         let barWidth = max(10, min(30, width - 70))
         var goals = TextTable([.init("GOAL"), .init("PROGRESS"), .init("PLANNED", .right), .init("CONTRIBUTED", .right), .init("REMAINING", .right)])
         for goal in status.goals {
-            let money = { (minor: Int64) in Display.money(minor, goal.currency) }
+            let money = { (minor: Int128) in Display.readable(minor, goal.currency) }
             goals.add([goal.name, ProgressBar.render(goal.figures.contributed, of: goal.figures.planned, width: barWidth),
                        money(goal.figures.planned), money(goal.figures.contributed), money(goal.figures.remaining)])
         }
         let display = status.displayCurrency
-        let total = { (minor: Int64?) in minor.map { Display.money($0, display) } ?? "no rate" }
+        let total = { (minor: Int128?) in minor.map { Display.readable($0, display) } ?? "no rate" }
         goals.add(["TOTAL (\(display.code))", ProgressBar.render(status.contributedDisplay ?? 0, of: status.plannedDisplay ?? 0, width: barWidth),
                    total(status.plannedDisplay), total(status.contributedDisplay), total(status.remainingDisplay)])
         lines.append(contentsOf: status.goals.isEmpty ? ["no goals in this month's plan"] : goals.render())
@@ -41,8 +41,8 @@ enum TerminalDashboard {
         var assets = TextTable([.init("ASSET"), .init("BALANCE", .right), .init("PENDING", .right), .init("AGE", .right)])
         for overview in dashboard.assets {
             let asset = overview.asset
-            assets.add([asset.name, Display.money(overview.balance.counted, asset.currency),
-                        overview.balance.pending == 0 ? "-" : Display.money(overview.balance.pending, asset.currency),
+            assets.add([asset.name, Display.readable(overview.balance.counted, asset.currency),
+                        overview.balance.pending == 0 ? "-" : Display.readable(overview.balance.pending, asset.currency),
                         overview.balance.lastUpdated.map { Display.age(seconds: dashboard.now.seconds(since: $0)) } ?? "-"])
         }
         lines.append(contentsOf: assets.render())
@@ -62,7 +62,7 @@ enum TerminalDashboard {
 
         var latest = TextTable([.init("DATE"), .init("ASSET"), .init("AMOUNT", .right), .init("STATUS"), .init("TAGS")])
         for listing in dashboard.latest {
-            latest.add([Display.time(listing.transaction.date, zone), listing.assetName, listing.money.description,
+            latest.add([Display.time(listing.transaction.date, zone), listing.assetName, Display.readable(listing.money.minorUnits, listing.money.currency),
                         listing.transaction.status.rawValue, listing.tags.joined(separator: ", ")])
         }
         lines.append(contentsOf: dashboard.latest.isEmpty ? ["no transactions yet"] : latest.render())
