@@ -28,6 +28,7 @@ struct WalletWatch: AsyncParsableCommand {
             AllocateCommand.self,
             TagCommand.self,
             RatesCommand.self,
+            CurrencyCommand.self,
             SettingsCommand.self,
             MonthCommand.self,
             SavingPlanCommand.self,
