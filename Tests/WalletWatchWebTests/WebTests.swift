@@ -211,6 +211,25 @@ struct WebTests {
         #expect(!page.contains("http://") && !page.contains("https://"), "no external assets")
     }
 
+    @Test("the page shows an 18-decimal amount and a balance beyond 64 bits to the last digit, and the API prints them exactly")
+    func exactAmounts() async throws {
+        let web = try await WebFixture()
+        let database = web.database
+        _ = try database.createManualAsset(name: "Ledger ETH", currency: .eth, now: now)
+        _ = try database.addManualTransaction(assetName: "Ledger ETH", amount: "12.345678901234567891", date: .at("2026-11-02T00:00:00Z"),
+                                              note: nil, now: now)
+        _ = try database.addManualTransaction(assetName: "Ledger ETH", amount: "-0.000000000000000001", date: .at("2026-11-03T00:00:00Z"),
+                                              note: nil, now: now)
+        let page = String(decoding: try await web.get("/").body, as: UTF8.self)
+        #expect(page.contains("12.345678901234567891 ETH"), "the deposit, every decimal")
+        #expect(page.contains("12.345678901234567890 ETH"), "the balance, every decimal")
+        #expect(page.contains("-0.000000000000000001 ETH"))
+        let transactions = String(decoding: try await web.get("/api/v1/transactions").body, as: UTF8.self)
+        #expect(transactions.contains("12345678901234567891") && transactions.contains("-1"), "\(transactions)")
+        let balances = String(decoding: try await web.get("/api/v1/balances").body, as: UTF8.self)
+        #expect(balances.contains("12345678901234567890"), "\(balances)")
+    }
+
     @Test("the page draws the portfolio's value and each goal's funded value over time as inline SVG, escaped")
     func charts() async throws {
         let web = try await WebFixture()
