@@ -39,7 +39,7 @@ extension ElectrumBackend {
         // The outputs their inputs spend: the wallet's own (stored, or read in this pass).
         let parents = Set(transactions.values.flatMap { $0.inputs.filter { !$0.isCoinbase }.map(\.previousTxid) }).subtracting(transactions.keys)
         for (txid, raw) in try await store.transactions(Array(parents)) {
-            transactions[txid] = try RawTransaction(parsing: raw)
+            transactions[txid] = try storedTransaction(txid, raw)
         }
         // A spend of the wallet's with inputs of others (a payjoin, a coinjoin) needs their
         // parents for its fee; a payment received does not (its fee is the payer's).
@@ -51,7 +51,7 @@ extension ElectrumBackend {
         let walletAddresses = Set(walletScripts.values)
         var built: [String: ChainTransaction] = [:]
         for (txid, height) in heights {
-            built[txid] = chainTransaction(txid, transactions, height: height, time: height > 0 ? times[height] : nil, walletScripts,
+            built[txid] = try chainTransaction(txid, transactions, height: height, time: height > 0 ? times[height] : nil, walletScripts,
                                            walletAddresses)
         }
 
@@ -85,7 +85,7 @@ extension ElectrumBackend {
         var parsed: [String: RawTransaction] = [:]
         let stored = try await store.transactions(txids)
         for (txid, raw) in stored {
-            parsed[txid] = try RawTransaction(parsing: raw)
+            parsed[txid] = try storedTransaction(txid, raw)
         }
         let missing = txids.filter { stored[$0] == nil }
         for (txid, fetched) in zip(missing, try await client.transactions(missing)) {
@@ -129,16 +129,35 @@ extension ElectrumBackend {
         return (address, output.value)
     }
 
+    /// A transaction an earlier pass stored, read with the same bounds as a fetched one (a
+    /// version before them may have stored one beyond them).
+    private func storedTransaction(_ txid: String, _ raw: [UInt8]) throws -> RawTransaction {
+        do {
+            return try RawTransaction.bounded(raw)
+        } catch {
+            throw session.connection.problem("the stored transaction \(txid) \(error); `walletwatch ingest --full` reads it again",
+                                             method: "blockchain.transaction.get")
+        }
+    }
+
     /// `txid` as the wallet sees it: its inputs valued where the wallet owns what they spend (or
     /// their parents were fetched), its outputs' addresses, its fee when every input's value is
-    /// known, its block's height and time (a height of 0 or -1: in the mempool).
+    /// known, its block's height and time (a height of 0 or -1: in the mempool). Its inputs'
+    /// values must add up within the 21 million BTC that can exist and cover its outputs (each
+    /// parent is checked against its txid, so only an invalid transaction spends more).
     private func chainTransaction(_ txid: String, _ transactions: [String: RawTransaction], height: Int64, time: Int64?,
-                                  _ walletScripts: [String: String], _ walletAddresses: Set<String>) -> ChainTransaction {
+                                  _ walletScripts: [String: String], _ walletAddresses: Set<String>) throws -> ChainTransaction {
         let transaction = transactions[txid]!
         var inputValues: Int64? = 0
+        var inputsBeyondSupply = false
+        func count(_ value: Int64) {
+            guard let total = inputValues else { return }
+            inputValues = BitcoinSupply.add(total, value)
+            if inputValues == nil { inputsBeyondSupply = true }
+        }
         let inputs = transaction.inputs.map { input -> ChainTransaction.Leg in
             if let own = walletOutput(input, transactions, walletScripts) {
-                inputValues = inputValues.map { $0 + own.value }
+                count(own.value)
                 return ChainTransaction.Leg(address: own.address, value: own.value)
             }
             guard !input.isCoinbase, let parent = transactions[input.previousTxid], Int(input.previousIndex) < parent.outputs.count else {
@@ -146,8 +165,15 @@ extension ElectrumBackend {
                 return ChainTransaction.Leg(address: nil, value: 0)
             }
             let output = parent.outputs[Int(input.previousIndex)]
-            inputValues = inputValues.map { $0 + output.value }
+            count(output.value)
             return ChainTransaction.Leg(address: Address(scriptPubKey: output.scriptPubKey, network: network)?.description, value: output.value)
+        }
+        // Bounded when the transaction was read.
+        let paid = BitcoinSupply.sum(transaction.outputs.lazy.map(\.value)) ?? 0
+        guard !inputsBeyondSupply, inputValues.map({ $0 >= paid }) ?? true else {
+            throw session.connection.problem(
+                "transaction \(txid) spends inputs worth \(inputsBeyondSupply ? "more than 21 million BTC" : "\(inputValues ?? 0) sat") and pays \(paid) sat: no valid transaction does",
+                method: "blockchain.transaction.get")
         }
         let outputs = transaction.outputs.map { output in
             ChainTransaction.Leg(address: walletScripts[Hex.encode(output.scriptPubKey)]
@@ -155,7 +181,7 @@ extension ElectrumBackend {
                                  value: output.value)
         }
         let spendsOwn = inputs.contains { $0.address.map(walletAddresses.contains) == true }
-        let fee = spendsOwn ? inputValues.map { $0 - transaction.outputs.reduce(0) { $0 + $1.value } } : nil
+        let fee = spendsOwn ? inputValues.map { $0 - paid } : nil
         return ChainTransaction(txid: txid, inputs: inputs, outputs: outputs, fee: fee, confirmed: height > 0,
                                 blockHeight: height > 0 ? height : nil, blockTime: time)
     }

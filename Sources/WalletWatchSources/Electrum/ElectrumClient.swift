@@ -133,12 +133,16 @@ public struct ElectrumClient: Sendable {
         let method = "blockchain.transaction.get"
         let raws = try await each(txids.map { ElectrumCall(method, [.string($0)]) }) { try $0.readString() }
         return try zip(txids, raws).map { txid, hex in
-            guard let bytes = Hex.decode(hex) else { throw connection.problem("the transaction sent for \(txid) is not hex", method: method) }
             let transaction: RawTransaction
+            let bytes: [UInt8]
             do {
-                transaction = try RawTransaction(parsing: bytes)
+                // Hex is two characters a byte: a longer string cannot be a transaction a block holds.
+                guard hex.utf8.count <= 2 * RawTransaction.maximumWeight else { throw TransactionRefusal("is larger than \(RawTransaction.maximumWeight) bytes") }
+                guard let decoded = Hex.decode(hex) else { throw TransactionRefusal("is not hex") }
+                bytes = decoded
+                transaction = try RawTransaction.bounded(bytes)
             } catch {
-                throw connection.problem("the transaction sent for \(txid) is a \(error)", method: method)
+                throw connection.problem("the transaction sent for \(txid) \(error)", method: method)
             }
             guard let hash = transaction.txid, hash == txid else {
                 throw connection.problem("the transaction sent for \(txid) hashes to \(transaction.txid ?? "nothing"): not the transaction asked for", method: method)

@@ -133,11 +133,11 @@ public struct WalletSync: Sendable {
         var confirmed: Int64 = 0
         var mempool: Int64 = 0
         for activity in activities {
-            confirmed += activity.balance
-            mempool += activity.mempoolDelta
-            guard confirmed.magnitude <= BitcoinSupply.maximumSats.magnitude, mempool.magnitude <= BitcoinSupply.maximumSats.magnitude else {
+            let (balance, overflow) = activity.funded.subtractingReportingOverflow(activity.spent)
+            guard !overflow, let sum = BitcoinSupply.add(confirmed, balance), let delta = BitcoinSupply.add(mempool, activity.mempoolDelta) else {
                 throw WalletSyncFailure(description: "source '\(source)': the addresses' activity adds up to more than the 21 million BTC that can exist")
             }
+            (confirmed, mempool) = (sum, delta)
         }
         guard confirmed >= 0 else {
             throw WalletSyncFailure(description: "source '\(source)': the addresses' confirmed activity adds up to a negative balance (\(confirmed) sat)")
