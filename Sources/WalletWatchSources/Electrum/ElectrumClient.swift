@@ -65,11 +65,15 @@ public struct ElectrumClient: Sendable {
         return version
     }
 
-    /// Whether `version` ("1.4", "1.4.2", "1.6") is within 1.4 to 1.6.
+    /// Whether `version` ("1.4", "1.4.2", "1.6") is within 1.4 to 1.6. Each part is plain
+    /// decimal digits without a leading zero, as the protocol writes versions: "+1.04" or
+    /// "1.04" is not a version (Swift's Int would read both as 1.4).
     static func isSupported(_ version: String) -> Bool {
-        let numbers = version.split(separator: ".").map { Int($0) }
-        guard numbers.count >= 2, numbers.count <= 3, numbers.allSatisfy({ $0 != nil }), numbers[0] == 1 else { return false }
-        return (4...6).contains(numbers[1]!)
+        let parts = version.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts.count <= 3,
+              parts.allSatisfy({ part in !part.isEmpty && part.utf8.allSatisfy { $0 &- 48 < 10 } && (part == "0" || !part.hasPrefix("0")) })
+        else { return false }
+        return parts[0] == "1" && ["4", "5", "6"].contains(parts[1])
     }
 
     /// `server.ping`: keeps an idle connection open (servers drop sessions idle for 10 minutes).

@@ -62,7 +62,10 @@ public struct ElectrumConnector: Sendable {
 
     /// `error` as the source's one line: what happened, and what to do where walletwatch knows.
     func failure(_ error: NetError) -> SourceError {
-        let via = route == .direct ? "" : " (through the proxy)"
+        // Where the stream layer's text already names the proxy (it reported the failure, or
+        // was the one that failed), it is not named again.
+        let proxy = route.proxy(for: endpoint.host)
+        let via = proxy == nil || error.detail.contains("proxy") ? "" : " (through proxy \(URLRedaction.redact(proxy!)))"
         let problem: String
         switch error.kind {
         case .tls where error.certificateSHA256 != nil:
