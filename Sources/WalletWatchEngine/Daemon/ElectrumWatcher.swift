@@ -31,7 +31,7 @@ struct ElectrumWatcher: Sendable {
         var failures = 0
         while !stopping() {
             do {
-                let session = try await clients.electrum(source).open()
+                let session = try await clients.electrum(source).open(following: true)
                 clients.sessions.set(session, for: source.name)
                 logger.info("electrum session open", metadata: [
                     "source": "\(source.name)", "server": "\(session.version.software)", "protocol": "\(session.version.protocolVersion)",

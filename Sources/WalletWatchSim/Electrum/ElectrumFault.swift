@@ -17,7 +17,9 @@
 /// a batch's calls in the order they complete), `repeated_entry` (a history lists its first
 /// transaction twice, at two heights, and the status hashes that list; give it to
 /// `blockchain.scripthash.*` so that both calls lie alike), `long_notification` (`bytes`, default
-/// 100,000: a notification that long is sent before the answer).
+/// 100,000; `field`, `params` or `method`; `count`, default 1: that many notifications whose status,
+/// or method name, is that long, sent before the answer), `notification` (`line`, a JSON text;
+/// `count`, default 1: that line sent as it is, that many times, before the answer).
 public struct ElectrumFault: Sendable, Hashable, Codable, ScopedFault {
     /// An exact method, a prefix ending in `*`, or `*`.
     public var method: String
@@ -36,7 +38,7 @@ public struct ElectrumFault: Sendable, Hashable, Codable, ScopedFault {
     /// Whether the fault applies to a call of `name`.
     public func matches(_ name: String) -> Bool { Self.scope(method, matches: name) }
 
-    private enum CodingKeys: String, CodingKey { case method, kind, times, after, seconds, bytes, code, message, version }
+    private enum CodingKeys: String, CodingKey { case method, kind, times, after, seconds, bytes, code, message, version, field, count, line }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -57,7 +59,15 @@ public struct ElectrumFault: Sendable, Hashable, Codable, ScopedFault {
         case "garbage": kind = .garbage
         case "reversed_batch": kind = .reversedBatch
         case "repeated_entry": kind = .repeatedEntry
-        case "long_notification": kind = .longNotification(bytes: try c.decodeIfPresent(Int.self, forKey: .bytes) ?? 100_000)
+        case "long_notification":
+            let field = try c.decodeIfPresent(String.self, forKey: .field) ?? "params"
+            guard ["params", "method"].contains(field) else {
+                throw DecodingError.dataCorruptedError(forKey: .field, in: c, debugDescription: "field is params or method, not \(field)")
+            }
+            kind = .longNotification(bytes: try c.decodeIfPresent(Int.self, forKey: .bytes) ?? 100_000, inMethod: field == "method",
+                                     count: try c.decodeIfPresent(Int.self, forKey: .count) ?? 1)
+        case "notification":
+            kind = .notification(line: try c.decode(String.self, forKey: .line), count: try c.decodeIfPresent(Int.self, forKey: .count) ?? 1)
         default: throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "unknown Electrum fault kind \(name)")
         }
     }
@@ -70,7 +80,14 @@ public struct ElectrumFault: Sendable, Hashable, Codable, ScopedFault {
         switch kind {
         case .drop(let after): try c.encode(after, forKey: .after)
         case .stall(let seconds): try c.encode(seconds, forKey: .seconds)
-        case .shortHeader(let bytes), .longLine(let bytes), .longNotification(let bytes): try c.encode(bytes, forKey: .bytes)
+        case .shortHeader(let bytes), .longLine(let bytes): try c.encode(bytes, forKey: .bytes)
+        case .longNotification(let bytes, let inMethod, let count):
+            try c.encode(bytes, forKey: .bytes)
+            try c.encode(inMethod ? "method" : "params", forKey: .field)
+            try c.encode(count, forKey: .count)
+        case .notification(let line, let count):
+            try c.encode(line, forKey: .line)
+            try c.encode(count, forKey: .count)
         case .error(let code, let message):
             try c.encode(code, forKey: .code)
             try c.encode(message, forKey: .message)
@@ -113,9 +130,12 @@ public enum ElectrumFaultKind: Sendable, Hashable {
     /// twice, the copy one block later, and its status (`blockchain.scripthash.subscribe`)
     /// hashes that list: a server that lies consistently, which the status check cannot catch.
     case repeatedEntry
-    /// Before the answer, a `blockchain.scripthash.subscribe` notification whose status is a
-    /// string of `bytes` bytes.
-    case longNotification(bytes: Int = 100_000)
+    /// Before the answer, `count` `blockchain.scripthash.subscribe` notifications whose status
+    /// (or, `inMethod`, whose method name) is a string of `bytes` bytes.
+    case longNotification(bytes: Int = 100_000, inMethod: Bool = false, count: Int = 1)
+    /// Before the answer, `line` (a JSON text, a notification as a server might word it) sent
+    /// `count` times as it is.
+    case notification(line: String, count: Int = 1)
 
     /// The kind's name in JSON and in the request log.
     public var name: String {
@@ -134,6 +154,7 @@ public enum ElectrumFaultKind: Sendable, Hashable {
         case .reversedBatch: "reversed_batch"
         case .repeatedEntry: "repeated_entry"
         case .longNotification: "long_notification"
+        case .notification: "notification"
         }
     }
 }

@@ -43,15 +43,18 @@ public struct ElectrumConnector: Sendable {
 
     /// A new session: connected, its certificate checked, the protocol negotiated and the tip
     /// subscribed. Failures are one line naming the source and server; an untrusted
-    /// certificate's line gives its SHA-256 and the config line that would pin it.
-    public func open() async throws -> ElectrumSession {
+    /// certificate's line gives its SHA-256 and the config line that would pin it. Only a
+    /// session `following` its notifications (the daemon's) keeps them for
+    /// ``ElectrumConnection/notifications``.
+    public func open(following: Bool = false) async throws -> ElectrumSession {
         let stream: CurlStream
         do {
             stream = try await CurlStream.connect(to: endpoint, configuration: StreamConfiguration(connectTimeout: connectTimeout, route: route))
         } catch let error as NetError {
             throw failure(error)
         }
-        let connection = ElectrumConnection(transport: CurlStreamTransport(stream), source: source, endpoint: endpoint.description, limits: limits)
+        let connection = ElectrumConnection(transport: CurlStreamTransport(stream), source: source, endpoint: endpoint.description, limits: limits,
+                                            following: following)
         do {
             return try await ElectrumSession.open(connection, clientName: clientName)
         } catch {

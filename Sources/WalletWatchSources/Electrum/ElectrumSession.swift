@@ -29,6 +29,9 @@ public final class ElectrumSession: Sendable {
         case status(scripthash: String)
         /// A new tip.
         case tip(height: Int64)
+        /// A notification the session could not read (malformed, or of a method it does not
+        /// know): something may have changed, so it wakes a pass rather than being dropped.
+        case unreadable(method: String)
     }
 
     private init(client: ElectrumClient, version: ElectrumClient.ServerVersion, tip: (height: Int64, header: BlockHeader)) {
@@ -61,7 +64,7 @@ public final class ElectrumSession: Sendable {
 
     /// The call that subscribes `scripthash`; the session takes in notifications for it from now on.
     func subscription(_ scripthash: String) -> ElectrumCall {
-        _ = state.withLock { $0.asked.insert(scripthash) }
+        _ = state.withLock { $0.asked.insert(scripthash.lowercased()) }
         return ElectrumCall("blockchain.scripthash.subscribe", [.string(scripthash)])
     }
 
@@ -84,23 +87,32 @@ public final class ElectrumSession: Sendable {
         }
     }
 
-    /// Takes in a notification: a script's new status or a new tip. Anything malformed or
-    /// unknown is nil (and ignored: a pass reads what it needs anyway). A status for a script
-    /// whose subscription's answer has not been taken in yet (the pass subscribing it is still
-    /// waiting for the rest of its batch) is recorded too, and ``remember(_:status:line:)`` will
-    /// not overwrite it with the older answer. One for a script never asked for is ignored: a
-    /// server cannot grow the session's memory by naming scripts of its own.
+    /// Takes in a notification: a script's new status or a new tip. A scripthash is matched
+    /// whatever its case, and parameters past the ones the protocol defines are ignored (a
+    /// server may add some). Anything malformed or of an unknown method is ``Change/unreadable``:
+    /// a pass reads what it needs anyway, and one that might have been a payment must not wait
+    /// for the hourly pass. A status for a script whose subscription's answer has not been
+    /// taken in yet (the pass subscribing it is still waiting for the rest of its batch) is
+    /// recorded too, and ``remember(_:status:line:)`` will not overwrite it with the older
+    /// answer. One for a script never asked for is ignored (nil): a server cannot grow the
+    /// session's memory, or wake passes, by naming scripts of its own.
     public func apply(_ notification: ElectrumNotification) -> Change? {
+        let unreadable = Change.unreadable(method: ElectrumMessage.oneLine(String(notification.method.prefix(100))))
         switch notification.method {
         case "blockchain.scripthash.subscribe":
             guard let (scripthash, status) = try? JSONReader.read(notification.parameters, { reader -> (String, String?) in
-                var values: [String?] = []
+                var scripthash: String?
+                var status: String??
                 try reader.readArray { reader, index in
-                    values.append(index == 0 ? try reader.readString() : try ElectrumClient.status(&reader))
+                    switch index {
+                    case 0: scripthash = try reader.readString().lowercased()
+                    case 1: status = .some(try ElectrumClient.status(&reader))
+                    default: try reader.skipValue()
+                    }
                 }
-                guard values.count == 2, let scripthash = values[0] else { throw reader.error("expected [scripthash, status]") }
-                return (scripthash, values[1])
-            }) else { return nil }
+                guard let scripthash, let status else { throw reader.error("expected [scripthash, status]") }
+                return (scripthash, status)
+            }) else { return unreadable }
             let taken = state.withLock { state -> Bool in
                 guard state.asked.contains(scripthash) else { return false }
                 if let known = state.statuses[scripthash], known.line > notification.line { return true }
@@ -111,15 +123,17 @@ public final class ElectrumSession: Sendable {
         case "blockchain.headers.subscribe":
             guard let tip = try? JSONReader.read(notification.parameters, { reader -> (height: Int64, header: BlockHeader) in
                 var tip: (height: Int64, header: BlockHeader)?
-                try reader.readArray { reader, _ in tip = try ElectrumClient.tip(&reader) }
+                try reader.readArray { reader, index in
+                    if index == 0 { tip = try ElectrumClient.tip(&reader) } else { try reader.skipValue() }
+                }
                 guard let tip else { throw reader.error("expected [header]") }
                 return tip
-            }) else { return nil }
+            }) else { return unreadable }
             state.withLock { $0.tip = tip }
             updatePadding(tip: tip.height)
             return .tip(height: tip.height)
         default:
-            return nil
+            return unreadable
         }
     }
 }
