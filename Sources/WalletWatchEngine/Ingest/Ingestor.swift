@@ -96,6 +96,12 @@ public struct Ingestor: Sendable {
             return IngestReport(source: source.name, ok: true, counts: result.counts, error: nil, duration: duration,
                                 warnings: result.warnings, requests: result.requests, roundTrips: result.roundTrips)
         } catch {
+            // Cancelled (the daemon is stopping): not a failure of the source, nothing recorded.
+            if Task.isCancelled {
+                logger.notice("pass cancelled: the daemon is stopping; nothing of it is stored")
+                return IngestReport(source: source.name, ok: false, counts: IngestCounts(), error: "cancelled: the daemon is stopping; nothing of the pass was stored",
+                                    duration: ContinuousClock.now - started, warnings: [], requests: nil, roundTrips: nil)
+            }
             let reason = (error as? any Classified)?.description ?? String(describing: error)
             logger.error("ingest failed: \(reason)")
             do {
@@ -252,7 +258,7 @@ public struct Ingestor: Sendable {
         let pass = try await claim(source.name, now: clock.now)
         do {
             let counts = try await WalletIngest.publish(outcome, of: source, in: pass, startedAt: startedAt)
-            return PassResult(counts: counts, warnings: WalletIngest.warnings(outcome), requests: outcome.requests, roundTrips: outcome.roundTrips)
+            return PassResult(counts: counts, warnings: WalletIngest.warnings(outcome, of: source), requests: outcome.requests, roundTrips: outcome.roundTrips)
         } catch {
             await giveUp(pass, source: source.name)
             throw error

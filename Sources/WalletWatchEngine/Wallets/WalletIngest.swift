@@ -17,7 +17,7 @@ struct WalletIngest: Sendable {
         // The config checked every address against the network when it was read.
         let listed = source.addresses.compactMap { try? Address($0, network: source.network) }
         return WalletSync(source: source.name, backend: backend, wallet: source.wallet, addresses: listed, gapLimit: source.gapLimit,
-                          changeGapLimit: source.changeGapLimit)
+                          changeGapLimit: source.changeGapLimit, maxNewAddresses: source.maxAddressesPerPass)
     }
 
     /// Asks an Esplora explorer what changed since the stored addresses and transactions.
@@ -75,9 +75,15 @@ struct WalletIngest: Sendable {
     }
 
     /// What is worth saying about a pass that did not stop it.
-    static func warnings(_ outcome: WalletSync.Outcome) -> [String] {
-        outcome.replacedStoredAddresses
-            ? ["the stored addresses were derived from other keys (the descriptors or xpub changed); they were replaced by this wallet's, and reservations on them are gone"]
-            : []
+    static func warnings(_ outcome: WalletSync.Outcome, of source: SourceConfig) -> [String] {
+        var warnings: [String] = []
+        if outcome.replacedStoredAddresses {
+            warnings.append("the stored addresses were derived from other keys (the descriptors or xpub changed); they were replaced by this wallet's, and reservations on them are gone")
+        }
+        if outcome.windowCapped {
+            let asset = source.asset ?? source.name
+            warnings.append("source '\(source.name)': this pass added max_addresses_per_pass = \(source.maxAddressesPerPass) addresses to the wallet's window and stopped there; the next pass goes on. A wallet that really uses that many can raise the limit; `walletwatch asset addresses '\(asset)' --deep N` shows which addresses past the window are used (a server that calls every address used is lying)")
+        }
+        return warnings
     }
 }

@@ -74,7 +74,7 @@ extension WalletSync {
         return Outcome(
             balance: try Self.balance(addresses.map(\.activity), source: source), transactions: observed,
             addresses: addresses, changed: changed, receipts: receipts, requests: requests, roundTrips: roundTrips, tipHeight: tipHeight,
-            replacedStoredAddresses: window.replacedStored, records: records)
+            replacedStoredAddresses: window.replacedStored, records: records, windowCapped: window.capped)
     }
 
     /// A transaction whose sides add up beyond the supply: the server's answer is wrong.

@@ -31,7 +31,7 @@ struct RunCommand: AsyncParsableCommand {
             --help`); a slow target never delays an ingest.
 
             Logs go to stderr (level info; set WALLETWATCH_LOG_LEVEL). SIGINT or SIGTERM stop it cleanly: no new work starts and a \
-            running ingest finishes its write (or rolls it back). Config/walletwatch.service \
+            running ingest is given up, nothing of it stored (a pass is stored whole or not at all). Config/walletwatch.service \
             runs `serve` (this plus the web view) as a system service.
 
             One daemon per database: run and serve lock the database file itself (any path or \
