@@ -20,7 +20,7 @@ struct ElectrumStatusOrderTests {
             bitcoin: BitcoinScenario()))
         let connector = try #require(ElectrumConnector(
             source: "node", url: simulator.electrumTCPURL, certificateSHA256: nil, route: .direct,
-            limits: .init(maxLineBytes: 1 << 20, timeout: .seconds(10)), connectTimeout: .seconds(10), clientName: "walletwatch-test"))
+            limits: .init(maxLineBytes: 1 << 20, timeout: .seconds(10)), connectTimeout: .seconds(10), clientName: "walletwatch-test", network: .regtest))
         let session = try await connector.open()
         let scripthash = Script.electrumScripthash(try Address(Self.address, network: .regtest).scriptPubKey)
 
@@ -72,7 +72,7 @@ struct ElectrumLongNotificationTests {
         let simulator = try await Simulator.start(scenario: Scenario(tipHeight: 110, bitcoin: BitcoinScenario()))
         let connector = try #require(ElectrumConnector(
             source: "node", url: simulator.electrumTCPURL, certificateSHA256: nil, route: .direct,
-            limits: .init(maxLineBytes: 1 << 20, timeout: .seconds(10)), connectTimeout: .seconds(10), clientName: "walletwatch-test"))
+            limits: .init(maxLineBytes: 1 << 20, timeout: .seconds(10)), connectTimeout: .seconds(10), clientName: "walletwatch-test", network: .regtest))
         let session = try await connector.open()
         try await session.client.ping()
         try await simulator.addElectrumFault(.longNotification(bytes: 100_000), on: "server.ping", times: 1)
@@ -121,7 +121,7 @@ struct ElectrumLongNotificationTests {
     static func connector(_ simulator: Simulator) throws -> ElectrumConnector {
         try #require(ElectrumConnector(
             source: "node", url: simulator.electrumTCPURL, certificateSHA256: nil, route: .direct,
-            limits: .init(maxLineBytes: 1 << 20, timeout: .seconds(10)), connectTimeout: .seconds(10), clientName: "walletwatch-test"))
+            limits: .init(maxLineBytes: 1 << 20, timeout: .seconds(10)), connectTimeout: .seconds(10), clientName: "walletwatch-test", network: .regtest))
     }
 }
 

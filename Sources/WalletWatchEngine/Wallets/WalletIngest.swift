@@ -39,6 +39,7 @@ struct WalletIngest: Sendable {
     }
 
     /// What `source`'s earlier passes kept, read from the database as the backend needs it.
+    /// Headers are parsed back from their 80 bytes (verified before they were stored).
     static func store(_ database: AppDatabase, source: String) -> ElectrumStore {
         ElectrumStore(
             histories: { scripts in
@@ -48,9 +49,18 @@ struct WalletIngest: Sendable {
             },
             transactions: { txids in try await database.rawTransactions(txids) },
             headers: { heights in
-                try await database.blockHeaders(source: source, heights: heights).mapValues { StoredBlockHeader(hash: $0.hash, time: $0.time) }
+                try await database.blockHeaders(source: source, heights: heights).compactMapValues { try? BlockHeader(parsing: $0.raw) }
             },
-            listedElsewhere: { txids, scripts in try await database.txidsListed(source: source, txids: txids, excluding: scripts) })
+            topHeader: { height in
+                guard let top = try await database.topBlockHeader(source: source, above: height) else { return nil }
+                return (try? BlockHeader(parsing: top.raw)).map { (top.height, $0) }
+            },
+            listedElsewhere: { txids, scripts in try await database.txidsListed(source: source, txids: txids, excluding: scripts) },
+            proofs: { txids in
+                try await database.transactionProofs(source: source, txids: txids).mapValues { TransactionProof(height: $0.height, blockHash: $0.blockHash) }
+            },
+            highestConfirmedHeight: { try await database.highestConfirmedHeight(source: source) },
+            unprovenScripts: { try await database.unprovenScripts(source: source) })
     }
 
     /// Records `outcome` in `pass` and publishes it: the wallet's transactions, balance and
@@ -69,7 +79,8 @@ struct WalletIngest: Sendable {
             let records = outcome.records
             guard !records.isEmpty else { return }
             try publication.saveRawTransactions(records.transactions)
-            try publication.saveBlockHeaders(records.headers.mapValues { ($0.hash, $0.time) }, invalidFrom: records.headersInvalidFrom)
+            try publication.saveBlockHeaders(records.headers.mapValues { ($0.hashHex, Int64($0.time), $0.serialized) }, invalidFrom: records.headersInvalidFrom)
+            try publication.saveTransactionProofs(records.proofs.mapValues { ($0.height, $0.blockHash) })
             try publication.saveScriptHistories(records.histories.mapValues { $0.map { ($0.txid, $0.height) } })
         }
     }

@@ -47,7 +47,14 @@ extension ElectrumBackend {
         let foreign = Set(spends.flatMap { transactions[$0]!.inputs.filter { !$0.isCoinbase }.map(\.previousTxid) }).subtracting(transactions.keys)
         transactions.merge(try await raw(Array(foreign), keepingFetched: &records)) { stored, _ in stored }
 
-        let times = try await blockTimes(Set(heights.values.filter { $0 > 0 }), records: &records)
+        // Every confirmed transaction reported is proven in a verified header before it is
+        // dated by it: a server's word alone never makes a payment confirmed.
+        let confirmed = heights.filter { $0.value > 0 }
+        let headers = try await HeaderChainSync(client: client, chain: session.chain, store: store,
+                                                latestTime: now.millisecondsSinceEpoch / 1000 + HeaderChainSync.futureLimit, full: fullPass)
+            .headers(at: Set(confirmed.values), tip: session.tip, records: &records)
+        try await prove(confirmed, in: headers, records: &records)
+        let times = headers.mapValues { Int64($0.time) }
         let walletAddresses = Set(walletScripts.values)
         var built: [String: ChainTransaction] = [:]
         for (txid, height) in heights {
@@ -95,29 +102,34 @@ extension ElectrumBackend {
         return parsed
     }
 
-    /// The time of the block at each height: stored headers, unless the tip shows that a reorg
-    /// replaced them, and the rest fetched (one write) and added to `records`.
-    private func blockTimes(_ heights: Set<Int64>, records: inout ChainRecords) async throws -> [Int64: Int64] {
-        let tip = session.tip
-        let check = [tip.height - 1, tip.height].filter { $0 >= 0 }
-        var known = try await store.headers(Array(heights.union(check)))
-        // The tip's parent as stored is not the tip's parent: a reorg replaced stored blocks.
-        // How deep is unknown without asking; the last 100 are forgotten and read again.
-        let parentMatches = known[tip.height - 1].map { $0.hash == tip.header.previousHashHex } ?? true
-        let tipMatches = known[tip.height].map { $0.hash == tip.header.hashHex } ?? true
-        if !parentMatches || !tipMatches {
-            let from = max(0, tip.height - 100)
-            records.headersInvalidFrom = from
-            known = known.filter { $0.key < from }
+    /// Checks that each of `confirmed` (txid and height) is in its block: its Merkle branch
+    /// (`blockchain.transaction.get_merkle`, one write for all) must lead from its txid to the
+    /// Merkle root of the verified header at that height. A proof stored by an earlier pass
+    /// holds while that header is the one stored (a reorg replaces it); a full pass asks again.
+    private func prove(_ confirmed: [String: Int64], in headers: [Int64: BlockHeader], records: inout ChainRecords) async throws {
+        let stored = fullPass ? [:] : try await store.proofs(Array(confirmed.keys))
+        let wanted = confirmed.filter { txid, height in stored[txid] != TransactionProof(height: height, blockHash: headers[height]!.hashHex) }
+            .sorted { $0.key < $1.key }
+        let method = "blockchain.transaction.get_merkle"
+        for ((txid, height), answer) in zip(wanted, try await client.merkleBranches(wanted.map { ($0.key, $0.value) })) {
+            let header = headers[height]!
+            guard answer.height == height else {
+                throw session.connection.problem("the proof of transaction \(txid) is for block \(answer.height), not block \(height) where its history lists it",
+                                                 method: method)
+            }
+            let root: [UInt8]
+            do {
+                root = try answer.branch.root(from: HeaderChainSync.internalOrder(txid))
+            } catch {
+                throw session.connection.problem("the proof of transaction \(txid) in block \(height) is forged: \(error)", method: method)
+            }
+            guard root == header.merkleRoot else {
+                throw session.connection.problem(
+                    "transaction \(txid) is not in block \(height): its proof leads to another Merkle root than the block's header (\(header.hashHex)); the server reports a payment the chain does not hold",
+                    method: method)
+            }
+            records.proofs[txid] = TransactionProof(height: height, blockHash: header.hashHex)
         }
-        var times = known.filter { heights.contains($0.key) }.mapValues(\.time)
-        let missing = heights.filter { times[$0] == nil }.sorted()
-        for (height, header) in zip(missing, try await client.headers(missing)) {
-            times[height] = Int64(header.time)
-            records.headers[height] = StoredBlockHeader(hash: header.hashHex, time: Int64(header.time))
-        }
-        records.headers[tip.height] = StoredBlockHeader(hash: tip.header.hashHex, time: Int64(tip.header.time))
-        return times
     }
 
     /// The wallet's address that `input` spends from, when the output it spends is the wallet's.

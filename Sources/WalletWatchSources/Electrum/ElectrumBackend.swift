@@ -19,6 +19,11 @@ public final class ElectrumBackend: ChainBackend {
     let store: ElectrumStore
     /// The histories read in this pass, by script hex, with the status each was checked against.
     private let read = Mutex<[String: (status: String?, history: [ScriptHistoryEntry])]>([:])
+    /// Whether this pass is a full one (`ingest --full`): every header and proof asked again.
+    private let full = Mutex(false)
+    /// The scripts whose stored confirmed transactions lack a proof that holds, once the pass's
+    /// first round has looked (and checked the server's tip against what is stored).
+    private let unproven = Mutex<Set<String>?>(nil)
 
     /// A backend for one pass over `session`, reading addresses of `network`, with what earlier
     /// passes kept in `store`.
@@ -36,6 +41,8 @@ public final class ElectrumBackend: ChainBackend {
     }
 
     public func read(_ entries: [WalletAddress], full: Bool, now: Instant) async throws -> ChainRead {
+        self.full.withLock { $0 = $0 || full }
+        let unproven = try await startPass()
         let before = session.connection.counts
         let hashes = entries.map(Self.scripthash)
         // One write: subscriptions the session lacks, and the histories of scripts read for
@@ -72,6 +79,14 @@ public final class ElectrumBackend: ChainBackend {
         for (index, history) in zip(moved, try await client.histories(moved.map { hashes[$0] })) {
             histories[index] = history
         }
+        // Scripts whose status did not move but whose stored confirmed transactions lack a
+        // proof that holds (stored before walletwatch proved them, or whose block a reorg
+        // replaced): their stored history is read again and completed, which proves them.
+        let unprovenEntries = entries.indices.filter { histories[$0] == nil && unproven.contains(entries[$0].script) }
+        if !unprovenEntries.isEmpty {
+            let stored = try await store.histories(unprovenEntries.map { entries[$0].script })
+            for index in unprovenEntries { histories[index] = stored[entries[index].script] }
+        }
         try await verify(&histories, hashes: hashes)
 
         var readings: [ScriptReading] = []
@@ -93,6 +108,23 @@ public final class ElectrumBackend: ChainBackend {
         }
         let after = session.connection.counts
         return ChainRead(readings: readings, requests: after.requests - before.requests, roundTrips: after.roundTrips - before.roundTrips)
+    }
+
+    /// What a pass checks once, before its first round: that the server's chain reaches every
+    /// block a stored history lists (a server still syncing, or on another chain, would make
+    /// every payment above its tip look gone: the pass is refused instead), and which scripts
+    /// hold unproven confirmed transactions.
+    private func startPass() async throws -> Set<String> {
+        if let known = unproven.withLock({ $0 }) { return known }
+        let tip = session.tip.height
+        if let highest = try await store.highestConfirmedHeight(), highest > tip {
+            throw session.connection.problem(
+                "the server's chain ends at block \(tip), below block \(highest) where it listed a confirmed transaction before: it is still syncing, or follows another chain; nothing was changed",
+                method: "blockchain.headers.subscribe")
+        }
+        let scripts = try await store.unprovenScripts()
+        unproven.withLock { $0 = scripts }
+        return scripts
     }
 
     /// The status the session holds for `scripthash` now (nil: no history).
@@ -180,4 +212,7 @@ public final class ElectrumBackend: ChainBackend {
 
     /// The histories read in this pass, by script hex.
     var histories: [String: (status: String?, history: [ScriptHistoryEntry])] { read.withLock { $0 } }
+
+    /// Whether the pass reads everything again.
+    var fullPass: Bool { full.withLock { $0 } }
 }

@@ -1,3 +1,4 @@
+import WalletWatchBitcoin
 import WalletWatchCore
 import WalletWatchNet
 
@@ -17,11 +18,13 @@ public struct ElectrumConnector: Sendable {
     public let connectTimeout: Duration
     /// What walletwatch calls itself in `server.version`.
     public let clientName: String
+    /// The network the source's wallet is on: the server must follow one of its chains.
+    public let network: Network
 
     /// A connector to `url` (`tcp://HOST:PORT` or `ssl://HOST:PORT`, as the config checked it),
     /// pinning `certificateSHA256` when given. Nil when `url` is not such a URL.
     public init?(source: String, url: String, certificateSHA256: String?, route: NetworkRoute, limits: ElectrumConnection.Limits,
-                 connectTimeout: Duration, clientName: String) {
+                 connectTimeout: Duration, clientName: String, network: Network) {
         guard let parts = Self.parse(url) else { return nil }
         let security: StreamEndpoint.Security = parts.tls ? .tls(pin: certificateSHA256.flatMap { CertificatePin(hex: $0) }) : .plain
         self.source = source
@@ -30,6 +33,7 @@ public struct ElectrumConnector: Sendable {
         self.limits = limits
         self.connectTimeout = connectTimeout
         self.clientName = clientName
+        self.network = network
     }
 
     /// `(tls, host, port)` of `tcp://HOST:PORT` or `ssl://HOST:PORT` (an IPv6 host in brackets).
@@ -56,7 +60,7 @@ public struct ElectrumConnector: Sendable {
         let connection = ElectrumConnection(transport: CurlStreamTransport(stream), source: source, endpoint: endpoint.description, limits: limits,
                                             following: following)
         do {
-            return try await ElectrumSession.open(connection, clientName: clientName)
+            return try await ElectrumSession.open(connection, clientName: clientName, network: network)
         } catch {
             connection.close()
             throw error

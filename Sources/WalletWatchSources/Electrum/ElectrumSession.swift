@@ -12,6 +12,8 @@ public final class ElectrumSession: Sendable {
     public let client: ElectrumClient
     /// What `server.version` agreed on.
     public let version: ElectrumClient.ServerVersion
+    /// The chain the server follows (by its genesis block), one of the configured network's.
+    public let chain: ChainParameters
     private let state: Mutex<State>
 
     private struct State {
@@ -34,9 +36,10 @@ public final class ElectrumSession: Sendable {
         case unreadable(method: String)
     }
 
-    private init(client: ElectrumClient, version: ElectrumClient.ServerVersion, tip: (height: Int64, header: BlockHeader)) {
+    private init(client: ElectrumClient, version: ElectrumClient.ServerVersion, chain: ChainParameters, tip: (height: Int64, header: BlockHeader)) {
         self.client = client
         self.version = version
+        self.chain = chain
         state = Mutex(State(tip: tip))
         updatePadding(tip: tip.height)
     }
@@ -48,12 +51,21 @@ public final class ElectrumSession: Sendable {
         client.connection.padding = ElectrumCall("blockchain.block.headers", [.integer(max(0, tip - 6)), .integer(7)])
     }
 
-    /// Negotiates the protocol on `connection` (`server.version` first, as servers require)
-    /// and subscribes to the chain's tip, in one round trip.
-    public static func open(_ connection: ElectrumConnection, clientName: String) async throws -> ElectrumSession {
+    /// Negotiates the protocol on `connection` (`server.version` first, as servers require),
+    /// subscribes to the chain's tip and asks which chain the server follows, in one round
+    /// trip. A server of another chain than `network`'s (a testnet server for a mainnet wallet,
+    /// or one whose genesis block walletwatch does not know) is refused, naming both: every
+    /// payment would otherwise look gone from the chain.
+    public static func open(_ connection: ElectrumConnection, clientName: String, network: Network) async throws -> ElectrumSession {
         let client = ElectrumClient(connection: connection)
-        let (version, tip) = try await client.negotiateAndSubscribeHeaders(clientName: clientName)
-        return ElectrumSession(client: client, version: version, tip: tip)
+        let (version, tip, genesis) = try await client.negotiateAndSubscribeHeaders(clientName: clientName)
+        guard let chain = ChainParameters.chain(genesisHash: genesis), chain.network == network else {
+            let theirs = ChainParameters.chain(genesisHash: genesis).map { "\($0.name) (genesis block \(genesis))" }
+                ?? "a chain walletwatch does not know (genesis block \(genesis))"
+            throw connection.problem("the server follows \(theirs), not \(network): this source's network is \(network); point it at a \(network) server, or set its network to the one the server follows",
+                                     method: "server.features")
+        }
+        return ElectrumSession(client: client, version: version, chain: chain, tip: tip)
     }
 
     /// The connection the session runs on.
