@@ -192,7 +192,7 @@ struct ElectrumRefusalTests {
     static let cases: [(ElectrumFaultKind, String, String)] = [
         (.wrongTransaction, "blockchain.transaction.get", "not the transaction asked for"),
         (.shortHeader(bytes: 79), "blockchain.block.headers", "a block header is 80 bytes, not 79"),
-        (.wrongStatus, "blockchain.scripthash.subscribe", "does not match the history the server sent for it"),
+        (.wrongStatus, "blockchain.scripthash.subscribe", "of receive address 0 does not match the history the server sent for it"),
         (.notJSONRPC, "blockchain.scripthash.get_history", "is not JSON-RPC"),
         (.garbage, "blockchain.scripthash.get_history", "is not JSON-RPC"),
         (.error(code: 2, message: "daemon error: disk full"), "blockchain.scripthash.get_history",
@@ -226,6 +226,13 @@ struct ElectrumRefusalTests {
         #expect(error.hasPrefix("source 'node': \(world.simulator.electrumTCPURL)"), "\(error)")
         #expect(error.contains(message), "\(error)")
         #expect(!error.contains("\n"))
+        // The line names the source and asset, never the wallet's addresses or scripts (issue 26).
+        for address in try await world.database.walletAddresses(source: "node") {
+            let script = Hex.decode(address.script) ?? []
+            for token in [address.address, address.script, Script.electrumScripthash(script), Script.esploraScripthash(script)] {
+                #expect(!error.contains(token), "\(error) names \(address.label)")
+            }
+        }
         #expect(try Self.stored(world) == before, "nothing stored changed")
         #expect(reports.first { $0.source == "explorer" }?.ok == true, "the other source is still ingested")
     }

@@ -102,7 +102,7 @@ public struct Ingestor: Sendable {
                 return IngestReport(source: source.name, ok: false, counts: IngestCounts(), error: "cancelled: the daemon is stopping; nothing of the pass was stored",
                                     duration: ContinuousClock.now - started, warnings: [], requests: nil, roundTrips: nil)
             }
-            let reason = (error as? any Classified)?.description ?? String(describing: error)
+            let reason = await redacted((error as? any Classified)?.description ?? String(describing: error), of: source)
             logger.error("ingest failed: \(reason)")
             do {
                 try await database.recordIngestFailure(source: source.name, startedAt: startedAt, finishedAt: clock.now, error: reason)
@@ -112,6 +112,14 @@ public struct Ingestor: Sendable {
             return IngestReport(source: source.name, ok: false, counts: IngestCounts(), error: reason,
                                 duration: ContinuousClock.now - started, warnings: [], requests: nil, roundTrips: nil)
         }
+    }
+
+    /// A wallet source's failure without its addresses and scripts (``WalletRedaction``): it
+    /// is logged, stored and sent in `source.failing`.
+    func redacted(_ text: String, of source: SourceConfig) async -> String {
+        guard source.watchesAddresses else { return text }
+        let stored = (try? await database.walletAddresses(source: source.name)) ?? []
+        return WalletRedaction(source: source, stored: stored).redact(text)
     }
 
     /// A barkd pass. The history (the one answer that grows without bound) is kept in a file

@@ -69,7 +69,7 @@ extension ElectrumBackend {
             if let read = changed[script] {
                 let history = read.history.map { built[$0.txid]! }
                 guard let activity = WalletSync.activity(of: reading.address.address, in: history) else {
-                    throw session.connection.problem("the history of \(reading.address.address) adds up beyond any amount of bitcoin",
+                    throw session.connection.problem("the history of \(reading.address.label) adds up beyond any amount of bitcoin",
                                                      method: "blockchain.scripthash.get_history")
                 }
                 reading.address.activity = activity

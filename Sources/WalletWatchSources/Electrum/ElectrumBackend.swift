@@ -87,7 +87,7 @@ public final class ElectrumBackend: ChainBackend {
             let stored = try await store.histories(unprovenEntries.map { entries[$0].script })
             for index in unprovenEntries { histories[index] = stored[entries[index].script] }
         }
-        try await verify(&histories, hashes: hashes)
+        try await verify(&histories, hashes: hashes, labels: entries.map(\.label))
 
         var readings: [ScriptReading] = []
         for (index, entry) in entries.enumerated() {
@@ -97,7 +97,7 @@ public final class ElectrumBackend: ChainBackend {
                 // the session's latest: a notification taken in since then must still look
                 // like a change to the next pass.
                 address.status = ElectrumClient.status(of: sent)
-                let history = try unique(sent, of: hashes[index])
+                let history = try unique(sent, of: entry.label)
                 // Whether it is used is all the window needs now; its sums follow in complete().
                 address.activity.chainTxCount = Int64(history.filter(\.isConfirmed).count)
                 address.activity.mempoolTxCount = Int64(history.count) - address.activity.chainTxCount
@@ -135,7 +135,7 @@ public final class ElectrumBackend: ChainBackend {
     /// Checks each history against the status the server gave. A script whose status moved
     /// between the two answers (a payment arriving just then) is asked for both again, once;
     /// a second mismatch is a server that contradicts itself, and the pass is refused.
-    private func verify(_ histories: inout [Int: [ScriptHistoryEntry]], hashes: [String]) async throws {
+    private func verify(_ histories: inout [Int: [ScriptHistoryEntry]], hashes: [String], labels: [String]) async throws {
         let mismatched = histories.keys.sorted().filter { ElectrumClient.status(of: histories[$0]!) != statusNow(hashes[$0]) }
         guard !mismatched.isEmpty else { return }
         var calls: [ElectrumCall] = []
@@ -150,7 +150,7 @@ public final class ElectrumBackend: ChainBackend {
             session.remember(hashes[index], status: status, line: replies[2 * position].line)
             guard ElectrumClient.status(of: history) == status else {
                 throw session.connection.problem(
-                    "the status \(status ?? "null") of script \(hashes[index]) does not match the history the server sent for it (\(history.count) transactions, status \(ElectrumClient.status(of: history) ?? "null"))",
+                    "the status \(status ?? "null") of \(labels[index]) does not match the history the server sent for it (\(history.count) transactions, status \(ElectrumClient.status(of: history) ?? "null"))",
                     method: "blockchain.scripthash.get_history")
             }
             histories[index] = history
@@ -160,11 +160,11 @@ public final class ElectrumBackend: ChainBackend {
     /// `history` with each transaction once (SPEC.md section 24). The status is computed over
     /// the list as the server sent it; no real server lists a transaction twice, and one listed
     /// with two heights cannot be placed.
-    private func unique(_ history: [ScriptHistoryEntry], of scripthash: String) throws -> [ScriptHistoryEntry] {
+    private func unique(_ history: [ScriptHistoryEntry], of label: String) throws -> [ScriptHistoryEntry] {
         do {
             return try withoutRepeats(history, id: \.txid)
         } catch {
-            throw session.connection.problem("the history of script \(scripthash) lists transaction \(error.id) twice with different heights",
+            throw session.connection.problem("the history of \(label) lists transaction \(error.id) twice with different heights",
                                              method: "blockchain.scripthash.get_history")
         }
     }
@@ -183,7 +183,7 @@ public final class ElectrumBackend: ChainBackend {
         let activities = try entries.indices.map { index -> AddressActivity in
             let (confirmed, unconfirmed) = try decode(replies[index], calls[index].method, Self.balance)
             let history = try unique(try decode(replies[entries.count + index], calls[entries.count + index].method, ElectrumClient.history),
-                                     of: hashes[index])
+                                     of: entries[index].label)
             let chainCount = Int64(history.filter(\.isConfirmed).count)
             // The server's balance, not the inputs and outputs behind it: funded holds it whole.
             return AddressActivity(chainTxCount: chainCount, funded: confirmed, spent: 0, mempoolTxCount: Int64(history.count) - chainCount,
