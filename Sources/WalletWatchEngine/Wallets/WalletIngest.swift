@@ -93,7 +93,7 @@ struct WalletIngest: Sendable {
         }
         if outcome.windowCapped {
             let asset = source.asset ?? source.name
-            warnings.append("source '\(source.name)': this pass added max_addresses_per_pass = \(source.maxAddressesPerPass) addresses to the wallet's window and stopped there; the next pass goes on. A wallet that really uses that many can raise the limit; `walletwatch asset addresses '\(asset)' --deep N` shows which addresses past the window are used (a server that calls every address used is lying)")
+            warnings.append("this pass added max_addresses_per_pass = \(source.maxAddressesPerPass) addresses to the wallet's window and stopped there; the next pass goes on. A wallet that really uses that many can raise the limit; `walletwatch asset addresses '\(asset)' --deep N` shows which addresses past the window are used (a server that calls every address used is lying)")
         }
         return warnings
     }
