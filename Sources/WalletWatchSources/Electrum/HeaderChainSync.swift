@@ -41,7 +41,10 @@ struct HeaderChainSync {
         let checkpointed = chain.checkpoints.lastHeight ?? 0
         var found = try await belowCheckpoints(heights.filter { $0 <= checkpointed }, records: &records)
         let above = heights.filter { $0 > checkpointed }
-        if !above.isEmpty || full {
+        // A full pass asks again for the chain it keeps past the checkpoints, even when none of
+        // this pass's transactions is there.
+        let keptPastCheckpoints = full && above.isEmpty ? try await store.topHeader(chain.base.height) != nil : false
+        if !above.isEmpty || keptPastCheckpoints {
             found.merge(try await pastCheckpoints(above, tip: tip, records: &records)) { _, new in new }
         }
         return found
