@@ -84,8 +84,9 @@ public struct ChainParameters: Sendable {
     public func retargetedBits(first: BlockHeader, last: BlockHeader) -> UInt32 {
         let limit = Target(bits: powLimitBits)!
         let taken = min(max(Int64(last.time) - Int64(first.time), Self.targetTimespan / 4), Self.targetTimespan * 4)
-        guard let current = Target(bits: last.bits), let scaled = current.multiplied(by: UInt32(taken)) else { return powLimitBits }
-        let next = scaled.divided(by: UInt32(Self.targetTimespan))
+        guard let current = Target(bits: last.bits), let next = current.scaled(by: UInt32(taken), dividedBy: UInt32(Self.targetTimespan)) else {
+            return powLimitBits
+        }
         return (next > limit ? limit : next).bits
     }
 

@@ -65,29 +65,26 @@ public struct Target: Sendable, Hashable, Comparable {
         return UInt32(size) << 24 | mantissa
     }
 
-    /// `self * factor`, or nil past 256 bits.
-    public func multiplied(by factor: UInt32) -> Target? {
-        var result = [UInt32](repeating: 0, count: 8)
+    /// `self * factor / divisor`, rounded down, through a 288-bit product (so that a target as
+    /// easy as regtest's is scaled right); nil when the result itself passes 256 bits.
+    public func scaled(by factor: UInt32, dividedBy divisor: UInt32) -> Target? {
+        precondition(divisor > 0, "division by zero")
+        var product = [UInt32](repeating: 0, count: 9)
         var carry: UInt64 = 0
         for index in stride(from: 7, through: 0, by: -1) {
-            let product = UInt64(words[index]) * UInt64(factor) + carry
-            result[index] = UInt32(truncatingIfNeeded: product)
-            carry = product >> 32
+            let value = UInt64(words[index]) * UInt64(factor) + carry
+            product[index + 1] = UInt32(truncatingIfNeeded: value)
+            carry = value >> 32
         }
-        return carry == 0 ? Target(words: result) : nil
-    }
-
-    /// `self / divisor`, rounded down.
-    public func divided(by divisor: UInt32) -> Target {
-        precondition(divisor > 0, "division by zero")
-        var result = [UInt32](repeating: 0, count: 8)
+        product[0] = UInt32(carry)
+        var quotient = [UInt32](repeating: 0, count: 9)
         var remainder: UInt64 = 0
-        for index in 0..<8 {
-            let value = remainder << 32 | UInt64(words[index])
-            result[index] = UInt32(value / UInt64(divisor))
+        for index in 0..<9 {
+            let value = remainder << 32 | UInt64(product[index])
+            quotient[index] = UInt32(value / UInt64(divisor))
             remainder = value % UInt64(divisor)
         }
-        return Target(words: result)
+        return quotient[0] == 0 ? Target(words: Array(quotient[1...])) : nil
     }
 
     public static func < (lhs: Target, rhs: Target) -> Bool {
