@@ -13,11 +13,11 @@ public struct Target: Sendable, Hashable, Comparable {
     }
 
     /// The target `bits` encode; nil for a negative or overflowing encoding, which no valid
-    /// header has (Core's `SetCompact` flags both).
+    /// header has (Core's `SetCompact` flags both: negative is the sign bit set on a number
+    /// that is not zero once shifted into place, so 0x01803456, which reads as 0, is not).
     public init?(bits: UInt32) {
         let exponent = Int(bits >> 24)
         let mantissa = bits & 0x007f_ffff
-        guard mantissa == 0 || bits & 0x0080_0000 == 0 else { return nil }
         // A target of 256 bits: the mantissa's three bytes, shifted `exponent - 3` bytes left.
         var bytes = [UInt8](repeating: 0, count: 32)
         let mantissaBytes = [UInt8(mantissa >> 16), UInt8((mantissa >> 8) & 0xff), UInt8(mantissa & 0xff)]
@@ -28,6 +28,7 @@ public struct Target: Sendable, Hashable, Comparable {
             guard position < 32 else { return nil }
             bytes[31 - position] = byte
         }
+        guard bits & 0x0080_0000 == 0 || !bytes.contains(where: { $0 != 0 }) else { return nil }
         self.init(bigEndian: bytes)
     }
 
