@@ -1,262 +1,239 @@
 import Foundation
 import Testing
-import WalletWatchBitcoin
+@testable import WalletWatchBitcoin
 
-/// SPV as Electrum does it (SPEC.md section 21, issue 26), checked against data from outside:
-/// a real mainnet transaction's Electrum `get_merkle` answer and the headers of its block and
-/// the five after it, as the tBTC v2 project recorded them for its own proof tests; Electrum's
-/// checkpoints, which must agree with those headers' difficulty; Electrum's own regtest headers
-/// (with their forks) and its CVE-2017-12842 and CVE-2012-2459 vectors; Bitcoin Core's
-/// retarget vectors (Fixtures/PROVENANCE.md).
-@Suite("SPV: Merkle branches, headers, proof of work and checkpoints")
+/// SPV as Electrum does it (SPEC.md section 21, issue 26), with Electrum itself as the oracle:
+/// Electrum 4.3.4 as Debian 12 packages it (python3-electrum: its checkpoints.json and
+/// checkpoints_testnet.json, blockchain.py and verifier.py), run by `Oracles/electrum_oracle.py`
+/// on the same inputs as walletwatch's code. The inputs are built here: compact targets and
+/// retarget periods (synthetic, and shaped like each of Bitcoin's real periods from Electrum's
+/// own targets), Merkle trees with the branches a forger builds (CVE-2017-12842, CVE-2012-2459),
+/// and regtest header chains with a fork, mined here at regtest's target (Fixtures/PROVENANCE.md).
+@Suite("SPV against Electrum's own checks: checkpoints, targets, retargets, Merkle branches, header chains")
 struct SPVTests {
-    /// One of tBTC's recorded mainnet proofs: a transaction, its block's and the next headers
-    /// (80 bytes each, from its block on), its `get_merkle` answer, and its block's coinbase with
-    /// the coinbase's own branch.
-    struct RecordedProof {
-        var txid: String
-        var headers: [BlockHeader]
-        var height: Int64
-        var branch: [String]
-        var position: Int
-        var coinbase: String
-        var coinbaseBranch: [String]
+    static let bitcoin = ChainParameters.all.first { $0.name == "bitcoin" }!
+    static let regtest = ChainParameters.all.first { $0.name == "regtest" }!
 
-        init(_ name: String) throws {
-            let file = try Fixture.text("tbtc-v2/proof.ts.txt")
-            let text = section(of: file, from: "export const \(name)", to: "export const")
-            func quoted(_ part: String) -> [String] {
-                let pattern = try! NSRegularExpression(pattern: #""([0-9a-f]+)""#)
-                return pattern.matches(in: part, range: NSRange(part.startIndex..., in: part)).map { String(part[Range($0.range(at: 1), in: part)!]) }
-            }
-            func number(_ key: String, in part: String) -> Int {
-                Int(section(of: part, from: key + ": ", to: ",").trimmingCharacters(in: .whitespaces)) ?? -1
-            }
-            txid = quoted(section(of: text, from: "transactionHash: BitcoinTxHash.from(", to: ")")).first ?? ""
-            let chain = bytes(quoted(section(of: text, from: "headersChain: Hex.from(", to: ")")).joined())
-            headers = try stride(from: 0, to: chain.count, by: 80).map { try BlockHeader(parsing: Array(chain[$0..<min($0 + 80, chain.count)])) }
-            let merkle = section(of: text, from: "transactionMerkleBranch: {", to: "},\n    coinbase")
-            height = Int64(number("blockHeight", in: merkle))
-            branch = quoted(section(of: merkle, from: "merkle: [", to: "]"))
-            position = number("position", in: merkle)
-            coinbase = quoted(section(of: text, from: "coinbaseRawTransaction: {", to: "},")).joined()
-            let coinbaseMerkle = section(of: text, from: "coinbaseMerkleBranch: {", to: "},\n    previousDifficulty")
-            coinbaseBranch = quoted(section(of: coinbaseMerkle, from: "merkle: [", to: "]"))
+    @Test("compact targets read and written as Electrum (Core's SetCompact and GetCompact) does, refusals included")
+    func compactTargets() async throws {
+        let bits: [UInt32] = [0x1d00_ffff, 0x207f_ffff, 0x1e03_77ae, 0x1b04_04cb, 0x1705_dd01, 0x1701_f303, 0x0000_0000, 0x0100_3456, 0x0112_3456,
+                              0x0200_8000, 0x0212_3456, 0x0312_3456, 0x0412_3456, 0x0500_9234, 0x2012_3456, 0x2201_0000, 0x2200_0001,
+                              0x2101_0000, 0x2100_ffff, 0x2300_0001, 0xff12_3456, 0x0492_3456, 0x0180_3456, 0x0280_0001, 0x0480_0000,
+                              0x1d80_ffff, 0x0480_0001]
+        let targets: [[UInt8]] = [[], [0x01], [0x7f], [0x80], [0xff, 0xff], [0x80, 0x00, 0x00], [0x12, 0x34, 0x56, 0x78],
+                                  Array(repeating: 0xff, count: 28), [0x7f] + Array(repeating: 0xff, count: 31),
+                                  [0x01] + Array(repeating: 0, count: 20), [0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x04, 0xcb, 0x12]]
+            .map { Array(repeating: 0, count: 32 - $0.count) + $0 }
+        let answers = try await Oracle.electrum(bits.map { ["op": "target", "bits": Int($0)] } + targets.map { ["op": "bits", "target": hex($0)] })
+        for (index, value) in bits.enumerated() {
+            let ours = Target(bits: value).map { hex($0.bigEndian) }
+            #expect(ours == answers[index]["target"] as? String, "bits \(String(value, radix: 16)): ours \(ours ?? "refused"), Electrum's \(answers[index])")
         }
-
-        /// The branch as walletwatch reads a `get_merkle` answer: display hex, reversed to internal order.
-        static func merkleBranch(_ hashes: [String], position: Int) -> MerkleBranch {
-            MerkleBranch(position: position, hashes: hashes.map { Array(bytes($0).reversed()) })
+        // Negative (the sign bit on a number that is not zero once in place: 0x01803456 and
+        // 0x02800001 read as 0, not negative) and overflowing encodings.
+        let refused = zip(bits, answers).filter { $0.1["refused"] != nil }.map(\.0)
+        #expect(refused == [0x2201_0000, 0x2101_0000, 0x2300_0001, 0xff12_3456, 0x0492_3456, 0x1d80_ffff, 0x0480_0001])
+        for (index, target) in targets.enumerated() {
+            #expect(Int(Target(bigEndian: target).bits) == answers[bits.count + index]["bits"] as? Int, "target \(hex(target))")
         }
     }
 
-    static func internalOrder(_ txid: String) -> [UInt8] { Array(bytes(txid).reversed()) }
-
-    @Test("a real mainnet get_merkle answer leads to its block's Merkle root, and so does its coinbase's; any change breaks it")
-    func mainnetProof() throws {
-        let proof = try RecordedProof("transactionConfirmationsInOneEpochData")
-        #expect(proof.txid == "713525ee9d9ab23433cd6ad470566ba1f47cac2d7f119cc50119128a84d718aa" && proof.height == 776_166)
-        #expect(proof.branch.count == 11 && proof.position == 17 && proof.headers.count == 6)
-        let block = try #require(proof.headers.first)
-        let branch = RecordedProof.merkleBranch(proof.branch, position: proof.position)
-        #expect(try branch.root(from: Self.internalOrder(proof.txid)) == block.merkleRoot)
-        // The coinbase, parsed and hashed here, at position 0 of the same block.
-        let coinbase = try RawTransaction(hex: proof.coinbase)
-        let coinbaseTxid = try #require(coinbase.txid)
-        #expect(coinbase.inputs.first?.isCoinbase == true)
-        #expect(try RecordedProof.merkleBranch(proof.coinbaseBranch, position: 0).root(from: Self.internalOrder(coinbaseTxid)) == block.merkleRoot)
-        // Another position, another transaction, or one hash changed: another root.
-        #expect(try RecordedProof.merkleBranch(proof.branch, position: 16).root(from: Self.internalOrder(proof.txid)) != block.merkleRoot)
-        #expect(try branch.root(from: Self.internalOrder(coinbaseTxid)) != block.merkleRoot)
-        var altered = proof.branch
-        altered[4] = String(altered[4].reversed())
-        #expect(try RecordedProof.merkleBranch(altered, position: proof.position).root(from: Self.internalOrder(proof.txid)) != block.merkleRoot)
-        // A position the branch's depth cannot hold, a negative one, a short hash: refused.
-        #expect(throws: MerkleBranchError.self) { try RecordedProof.merkleBranch(proof.branch, position: 1 << 11).root(from: Self.internalOrder(proof.txid)) }
-        #expect(throws: MerkleBranchError.self) { try RecordedProof.merkleBranch(proof.branch, position: -1).root(from: Self.internalOrder(proof.txid)) }
-        #expect(throws: MerkleBranchError.self) { try MerkleBranch(position: 0, hashes: [[1, 2]]).root(from: Self.internalOrder(proof.txid)) }
+    /// A header of the period's first or last block, as a retarget reads it: its time and bits.
+    static func periodHeader(time: UInt32, bits: UInt32) -> BlockHeader {
+        BlockHeader(version: 0x2000_0000, previousHash: Array(repeating: 0, count: 32), merkleRoot: Array(repeating: 0, count: 32), time: time, bits: bits, nonce: 0)
     }
 
-    @Test("real mainnet headers link and meet their proof of work; their bits are the period's that Electrum's checkpoints give")
-    func mainnetHeaders() throws {
-        let bitcoin = try #require(ChainParameters.chain(genesisHash: "000000000019D6689C085AE165831E934FF763AE46A2A6C172B3F1B60A8CE26F"))
-        for name in ["transactionConfirmationsInOneEpochData", "transactionConfirmationsInTwoEpochsData"] {
-            let proof = try RecordedProof(name)
-            let first = try #require(proof.headers.first)
-            #expect(proof.headers.allSatisfy { $0.meetsItsProofOfWork })
-            // The first's parent is not recorded: the chain is checked from it on.
-            try bitcoin.verify(Array(proof.headers.dropFirst()), from: proof.height + 1, after: first.hash, latestTime: 1_800_000_000,
-                               bits: bitcoin.knownBits(at:))
-            for (offset, header) in proof.headers.enumerated() {
-                #expect(bitcoin.knownBits(at: proof.height + Int64(offset)) == header.bits, "block \(proof.height + Int64(offset))")
-            }
-            // Out of order, one link is broken and named.
-            var swapped = Array(proof.headers.dropFirst())
-            swapped.swapAt(1, 2)
-            #expect(throws: HeaderChainError.self) {
-                try bitcoin.verify(swapped, from: proof.height + 1, after: first.hash, latestTime: 1_800_000_000, bits: bitcoin.knownBits(at:))
-            }
-            // A header dated more than two hours past the clock is refused.
-            let error = #expect(throws: HeaderChainError.self) {
-                try bitcoin.verify(Array(proof.headers.dropFirst()), from: proof.height + 1, after: first.hash,
-                                   latestTime: Int64(proof.headers[2].time) - 1, bits: bitcoin.knownBits(at:))
-            }
-            #expect(error?.height == proof.height + 2 && error?.description.contains("more than two hours past the clock") == true)
-        }
-        // The second spans a retarget (block 774144): its first two headers carry the old
-        // period's bits, the rest the new.
-        let spanning = try RecordedProof("transactionConfirmationsInTwoEpochsData")
-        #expect(spanning.height == 774_142 && Set(spanning.headers.map(\.bits)).count == 2)
-        // A header whose bits are not the period's is refused even with its own work done.
-        var easier = try RecordedProof("transactionConfirmationsInOneEpochData").headers
-        let error = #expect(throws: HeaderChainError.self) {
-            try bitcoin.verify(Array(easier.dropFirst()), from: 776_167, after: easier[0].hash, latestTime: 1_800_000_000) { _ in 0x1d00_ffff }
-        }
-        #expect(error?.description.contains("where bitcoin's difficulty is 0x1d00ffff") == true, "\(String(describing: error))")
-        easier[3].nonce &+= 1
-        #expect(!easier[3].meetsItsProofOfWork, "another nonce, no work")
-    }
-
-    @Test("Electrum's checkpoints are walletwatch's, hash for hash and target for target")
-    func checkpointsAreElectrums() throws {
-        for (chain, file) in [("bitcoin", "mainnet"), ("testnet3", "testnet"), ("testnet4", "testnet4"), ("signet", "signet")] {
-            let parameters = try #require(ChainParameters.all.first { $0.name == chain })
-            // Read as text: the targets are integers of up to 68 digits, beyond a JSON parser's doubles.
-            let json = try Fixture.text("electrum-checkpoints/\(file).json")
-            let pattern = try NSRegularExpression(pattern: #"\[\s*"([0-9a-f]{64})",\s*([0-9]+)\s*\]"#)
-            let entries = pattern.matches(in: json, range: NSRange(json.startIndex..., in: json)).map {
-                (String(json[Range($0.range(at: 1), in: json)!]), String(json[Range($0.range(at: 2), in: json)!]))
-            }
-            #expect(entries.count == json.components(separatedBy: "\"").count / 2, "every entry read")
-            #expect(parameters.checkpoints.hashes == entries.map(\.0), "\(chain)")
-            #expect(parameters.checkpoints.lastHeight == Int64(entries.count) * 2016 - 1)
-            // Electrum writes each target as a number; its compact form must give it back.
-            let targets = entries.map(\.1)
-            if chain == "bitcoin" {
-                let bits = try #require(parameters.checkpoints.bits)
-                #expect(bits.count == targets.count)
-                for (index, bits) in bits.enumerated() {
-                    let decimal = Self.decimal(try #require(Target(bits: bits)).bigEndian)
-                    #expect(decimal == targets[index], "checkpoint \(index)")
-                }
-            } else {
-                #expect(targets.allSatisfy { $0 == "0" } && parameters.checkpoints.bits == nil)
+    @Test("a retarget is Electrum's: synthetic periods at and around the clamps, and every real period's target over periods of many lengths")
+    func retargets() async throws {
+        let twoWeeks = Int64(ChainParameters.targetTimespan)
+        var periods: [(first: BlockHeader, last: BlockHeader)] = []
+        // Synthetic: bits from the limit to a hard target, periods shorter than a quarter and
+        // longer than four times two weeks, negative (a last block dated before the first) and exact.
+        let spans: [Int64] = [-86_400, 0, 1, twoWeeks / 4 - 1, twoWeeks / 4, twoWeeks / 4 + 1, twoWeeks / 2, twoWeeks - 1, twoWeeks, twoWeeks + 1,
+                              twoWeeks * 3 / 2, twoWeeks * 4 - 1, twoWeeks * 4, twoWeeks * 4 + 1, twoWeeks * 10, 1_234_567, 987_654]
+        for bits: UInt32 in [0x1d00_ffff, 0x1d00_d86a, 0x1c05_a3f4, 0x1b04_04cb, 0x1a05_db8b, 0x1801_3ce9, 0x1703_31db, 0x207f_ffff, 0x1e03_77ae] {
+            for span in spans {
+                let first: Int64 = 1_400_000_000
+                periods.append((Self.periodHeader(time: UInt32(first), bits: bits), Self.periodHeader(time: UInt32(first + span), bits: bits)))
             }
         }
-        #expect(ChainParameters.all[0].checkpoints.hash(endingPeriodOf: 2015) == "00000000693067b0e6b440bc51450b9f3850561b07f6d3c021c54fbd6abb9763")
-        #expect(ChainParameters.all[0].checkpoints.hash(endingPeriodOf: 0) == ChainParameters.all[0].checkpoints.hash(endingPeriodOf: 2015))
-        #expect(ChainParameters.all[0].checkpoints.hash(endingPeriodOf: 2016) != ChainParameters.all[0].checkpoints.hash(endingPeriodOf: 2015))
-        #expect(ChainParameters.all[0].checkpoints.hash(endingPeriodOf: 953_568) == nil)
-        // Each network's chains by their genesis blocks (testnet: testnet3 and testnet4).
-        #expect(ChainParameters.chains(of: .testnet).map(\.name) == ["testnet3", "testnet4"])
-        for parameters in ChainParameters.all where parameters.name != "testnet4" {
-            #expect(parameters.genesisHash == parameters.network.genesisHeader.hashHex)
-        }
-        #expect(ChainParameters.chain(genesisHash: String(repeating: "0", count: 64)) == nil)
-    }
-
-    /// `0x...` of 32 bytes as a decimal string (Electrum's JSON writes targets so).
-    static func decimal(_ bigEndian: [UInt8]) -> String {
-        var digits: [UInt8] = [0]
-        for byte in bigEndian {
-            var carry = Int(byte)
-            for index in digits.indices.reversed() {
-                let value = Int(digits[index]) * 256 + carry
-                digits[index] = UInt8(value % 10)
-                carry = value / 10
-            }
-            while carry > 0 {
-                digits.insert(UInt8(carry % 10), at: 0)
-                carry /= 10
+        // Real-shaped: each of Bitcoin's periods' targets (Electrum's checkpoints) as the
+        // last period's bits, over periods of nine lengths.
+        let real = try #require(Self.bitcoin.checkpoints.bits)
+        for (index, bits) in real.enumerated() {
+            for factor in [0.2, 0.26, 0.8, 0.93, 1.0, 1.07, 1.6, 3.99, 4.5] {
+                let first = UInt32(1_231_006_505 + index * 1_209_600)
+                periods.append((Self.periodHeader(time: first, bits: bits), Self.periodHeader(time: first + UInt32(Double(twoWeeks) * factor), bits: bits)))
             }
         }
-        let text = digits.map { String($0) }.joined().drop { $0 == "0" }
-        return text.isEmpty ? "0" : String(text)
-    }
-
-    @Test("Bitcoin Core's retarget vectors, and its compact targets")
-    func retargets() throws {
-        let text = try Fixture.text("bitcoin-core/pow_tests.cpp.txt")
-        let bitcoin = try #require(ChainParameters.all.first { $0.name == "bitcoin" })
-        let cases = text.components(separatedBy: "BOOST_AUTO_TEST_CASE(get_next_work").dropFirst()
-        #expect(cases.count == 4)
-        for body in cases {
-            func value(_ key: String) -> UInt32? {
-                let raw = section(of: body, from: key, to: ";").trimmingCharacters(in: .whitespaces)
-                return raw.hasPrefix("0x") ? UInt32(raw.dropFirst(2), radix: 16) : UInt32(raw)
-            }
-            let lastRetarget = try #require(value("int64_t nLastRetargetTime = "))
-            let lastTime = try #require(value("pindexLast.nTime = "))
-            let lastBits = try #require(value("pindexLast.nBits = "))
-            let expected = try #require(UInt32(section(of: body, from: "params), 0x", to: ")"), radix: 16))
-            let zero = [UInt8](repeating: 0, count: 32)
-            let first = BlockHeader(version: 1, previousHash: zero, merkleRoot: zero, time: lastRetarget, bits: lastBits, nonce: 0)
-            let last = BlockHeader(version: 1, previousHash: zero, merkleRoot: zero, time: lastTime, bits: lastBits, nonce: 0)
-            #expect(bitcoin.retargetedBits(first: first, last: last) == expected, "\(body.prefix(40))")
+        let answers = try await Oracle.electrum(periods.map { ["op": "retarget", "first": hex($0.first.serialized), "last": hex($0.last.serialized)] })
+        var agreed = 0
+        for (period, answer) in zip(periods, answers) {
+            let ours = Self.bitcoin.retargetedBits(first: period.first, last: period.last)
+            let matches = Int(ours) == answer["bits"] as? Int && Target(bits: ours).map { hex($0.bigEndian) } == answer["target"] as? String
+            #expect(matches, "bits \(String(period.last.bits, radix: 16)) over \(Int64(period.last.time) - Int64(period.first.time)) s: ours \(String(ours, radix: 16)), Electrum's \(answer)")
+            if matches { agreed += 1 }
         }
-        // arith_uint256's compact round trips and refusals (Core: SetCompact flags both).
-        #expect(Target(bits: 0x1d00_ffff)?.bits == 0x1d00_ffff && Target(bits: 0x207f_ffff)?.bits == 0x207f_ffff)
-        #expect(Target(bits: 0x0492_3456) == nil, "negative")
-        #expect(Target(bits: 0xff12_3456) == nil, "overflow")
-        #expect(Target(bits: 0x0112_3456)?.bits == 0x0112_0000 && Target(bits: 0x0500_9234)?.bits == 0x0500_9234)
-    }
-
-    @Test("Electrum's regtest headers: the main chain links from the genesis block at regtest's proof of work; a fork does not")
-    func regtestHeaders() throws {
-        let text = try Fixture.text("electrum/test_blockchain.py.txt")
-        let pattern = try NSRegularExpression(pattern: #"'([A-Z])': deserialize_header\(bfh\("([0-9a-f]{160})"\), (\d+)\)"#)
-        var headers: [String: BlockHeader] = [:]
-        for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-            headers[String(text[Range(match.range(at: 1), in: text)!])] = try BlockHeader(parsing: bytes(text[Range(match.range(at: 2), in: text)!]))
-        }
-        #expect(headers.count == 24)
-        let regtest = try #require(ChainParameters.chain(genesisHash: "0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206"))
-        #expect(headers["A"]?.hashHex == regtest.genesisHash)
-        let main = "BCDEFOPQRSTU".map { headers[String($0)]! }
-        try regtest.verify(main, from: 1, after: headers["A"]!.hash, latestTime: 2_000_000_000, bits: regtest.knownBits(at:))
-        // G forks off F at height 6; O does not follow G.
-        let fork = "BCDEFG".map { headers[String($0)]! } + [headers["P"]!]
-        let error = #expect(throws: HeaderChainError.self) {
-            try regtest.verify(fork, from: 1, after: headers["A"]!.hash, latestTime: 2_000_000_000, bits: regtest.knownBits(at:))
-        }
-        #expect(error?.height == 7 && error?.description.contains("does not follow block 6") == true)
-        // Regtest fixes the bits: mainnet's limit is not regtest's.
-        var harder = main
-        harder[0].bits = 0x1d00_ffff
-        #expect(throws: HeaderChainError.self) {
-            try regtest.verify(harder, from: 1, after: headers["A"]!.hash, latestTime: 2_000_000_000, bits: regtest.knownBits(at:))
+        #expect(agreed == 9 * spans.count + real.count * 9)
+        // The clamps did something: a quarter and four times are the bounds, the limit the ceiling.
+        #expect(Self.bitcoin.retargetedBits(first: periods[0].first, last: periods[0].last) == Self.bitcoin.retargetedBits(first: periods[4].first, last: periods[4].last))
+        #expect(Self.bitcoin.retargetedBits(first: periods[8].first, last: periods[8].last) == 0x1d00_ffff)
+        // Consecutive real periods: Electrum's next target is one the retarget can reach from the last (at most four times easier or harder).
+        for (last, next) in zip(real, real.dropFirst()) {
+            let low = Self.bitcoin.retargetedBits(first: Self.periodHeader(time: 0, bits: last), last: Self.periodHeader(time: 0, bits: last))
+            let high = Self.bitcoin.retargetedBits(first: Self.periodHeader(time: 0, bits: last), last: Self.periodHeader(time: UInt32(twoWeeks * 4), bits: last))
+            #expect(try #require(Target(bits: low)) <= #require(Target(bits: next)) && #require(Target(bits: next)) <= #require(Target(bits: high)))
         }
     }
 
-    @Test("Electrum's vectors: a 64-byte transaction in an inner node, and a left sibling that duplicates the node, are refused")
-    func forgedBranches() throws {
-        let text = try Fixture.text("electrum/test_verifier.py.txt")
-        func strings(_ part: String) -> [String] {
-            let pattern = try! NSRegularExpression(pattern: #"'([0-9a-f]+)'"#)
-            return pattern.matches(in: part, range: NSRange(part.startIndex..., in: part)).map { String(part[Range($0.range(at: 1), in: part)!]) }
-        }
-        let first = section(of: text, from: "class TestVerifier_CVE_2017_12842", to: "class TestVerifier_CVE_2012_2459")
-        let branch = strings(section(of: first, from: "MERKLE_BRANCH = [", to: "]"))
-        let root = try #require(strings(section(of: first, from: "MERKLE_ROOT = ", to: "\n")).first)
-        let valid = strings(section(of: first, from: "VALID_64_BYTE_TX = (", to: ")")).joined()
-        #expect(branch.count == 2 && valid.count == 128)
-        func branched(_ hashes: [String], _ position: Int) -> MerkleBranch { RecordedProof.merkleBranch(hashes, position: position) }
-        // "Actually mined 64 byte tx should not raise" (position 3).
-        let mined = try #require(try RawTransaction(hex: valid).txid)
-        #expect(try branched(branch, 3).root(from: Self.internalOrder(mined)) == Self.internalOrder(root))
-        // Its halves as a forged leaf and sibling, odd (7) and even (6) positions.
-        func displayed(_ half: String) -> String { hex(bytes(half).reversed()) }
-        let left = displayed(String(valid.prefix(64))), right = displayed(String(valid.suffix(64)))
-        for (sibling, leaf, position) in [(left, right, 7), (right, left, 6)] {
-            let error = #expect(throws: MerkleBranchError.self) { try branched([sibling] + branch, position).root(from: Self.internalOrder(leaf)) }
+    /// The hash a test names a leaf by: the double SHA-256 of its tag.
+    static func leaf(_ tag: String) -> [UInt8] { Hashes.doubleSHA256(Array(tag.utf8)) }
+
+    /// Electrum's request for a branch (hashes as displayed).
+    static func merkleRequest(_ txid: [UInt8], _ hashes: [[UInt8]], _ position: Int) -> [String: Any] {
+        ["op": "merkle", "txid": displayed(txid), "branch": hashes.map(displayed), "position": position]
+    }
+
+    @Test("Merkle branches: honest ones give Electrum's root; a 64-byte transaction's halves as a leaf (CVE-2017-12842) are refused by both")
+    func innerNodeTransaction() async throws {
+        // A transaction of exactly 64 bytes: its two halves hash, as a pair, to its txid.
+        let transaction = RawTransaction(version: 1, inputs: [.init(previousTxid: String(repeating: "ab", count: 32), previousIndex: 1, sequence: 0xffff_ffff)],
+                                         outputs: [.init(value: 50_000, scriptPubKey: [0x6a, 0x02, 0xbe, 0xef])], lockTime: 0)
+        let raw = try #require(transaction.serialized)
+        #expect(raw.count == 64)
+        #expect((try? RawTransaction(parsing: raw)) != nil)
+        let txid = internalOrder(try #require(transaction.txid))
+        #expect(Hashes.doubleSHA256(raw) == txid)
+        // A block of seven transactions, the 64-byte one third.
+        let leaves = [Self.leaf("coinbase"), Self.leaf("a"), txid, Self.leaf("c"), Self.leaf("d"), Self.leaf("e"), Self.leaf("f")]
+        let root = BlockHeader.merkleRoot(leaves)
+        let honest = BlockHeader.merkleBranch(leaves, index: 2)
+        // The forger's leaf: one half of the transaction, the other half its sibling, one level down.
+        let left = Array(raw[..<32]), right = Array(raw[32...])
+        let forgedRight = (leaf: right, hashes: [left] + honest, position: 5)
+        let forgedLeft = (leaf: left, hashes: [right] + honest, position: 4)
+        let answers = try await Oracle.electrum([
+            ["op": "transaction", "hex": hex(raw)],
+            Self.merkleRequest(txid, honest, 2),
+            Self.merkleRequest(forgedRight.leaf, forgedRight.hashes, forgedRight.position),
+            Self.merkleRequest(forgedLeft.leaf, forgedLeft.hashes, forgedLeft.position),
+        ])
+        #expect(answers[0]["transaction"] as? Bool == true, "Electrum reads the 64 bytes as a transaction")
+        // "A mined 64-byte transaction is proven": both reach the root.
+        #expect(try MerkleBranch(position: 2, hashes: honest).root(from: txid) == root)
+        #expect(answers[1]["root"] as? String == displayed(root))
+        // Its halves as a leaf and a sibling would reach the same root: both refuse.
+        for (forged, answer) in [(forgedRight, answers[2]), (forgedLeft, answers[3])] {
+            #expect(Hashes.doubleSHA256(left + right) == txid, "the forged pair hashes to the real leaf")
+            let error = #expect(throws: MerkleBranchError.self) { try MerkleBranch(position: forged.position, hashes: forged.hashes).root(from: forged.leaf) }
             #expect(error?.description.contains("CVE-2017-12842") == true)
+            #expect((answer["refused"] as? String)?.hasPrefix("InnerNodeOfSpvProofIsValidTx") == true, "\(answer)")
         }
-        let second = section(of: text, from: "class TestVerifier_CVE_2012_2459", to: "def test_malicious_left_sibling_duplicate")
-        let duplicateBranch = strings(section(of: second, from: "MERKLE_BRANCH = [", to: "]"))
-        let duplicateRoot = try #require(strings(section(of: second, from: "MERKLE_ROOT = ", to: "\n")).first)
-        let txid = try #require(strings(section(of: second, from: "TXID = ", to: "\n")).first)
-        #expect(try branched(duplicateBranch, 2).root(from: Self.internalOrder(txid)) == Self.internalOrder(duplicateRoot))
-        let error = #expect(throws: MerkleBranchError.self) { try branched(duplicateBranch, 3).root(from: Self.internalOrder(txid)) }
-        #expect(error?.description.contains("CVE-2012-2459") == true)
+    }
+
+    @Test("Merkle branches: a phantom leaf of Bitcoin's odd-level padding (CVE-2012-2459) reaches the real root by Electrum 4.3.4's arithmetic, and walletwatch refuses it")
+    func phantomLeaves() async throws {
+        // Seven leaves: the seventh is paired with its copy. Six: the third node of level one is.
+        let seven = (0..<7).map { Self.leaf("seven \($0)") }
+        let six = (0..<6).map { Self.leaf("six \($0)") }
+        // The branch of a leaf that exists only as padding: the same tree with the copies written out.
+        let cases: [(name: String, leaves: [[UInt8]], padded: [[UInt8]], real: Int, phantom: Int)] = [
+            ("the copy of the seventh leaf", seven, seven + [seven[6]], 6, 7),
+            ("a copy of the fifth leaf, one level up", six, six + [six[4], six[5]], 4, 6),
+            ("a copy of the sixth leaf, one level up", six, six + [six[4], six[5]], 5, 7),
+        ]
+        var requests: [[String: Any]] = []
+        for item in cases {
+            #expect(BlockHeader.merkleRoot(item.padded) == BlockHeader.merkleRoot(item.leaves), "padding written out is the same tree")
+            requests.append(Self.merkleRequest(item.leaves[item.real], BlockHeader.merkleBranch(item.leaves, index: item.real), item.real))
+            requests.append(Self.merkleRequest(item.padded[item.phantom], BlockHeader.merkleBranch(item.padded, index: item.phantom), item.phantom))
+        }
+        let answers = try await Oracle.electrum(requests)
+        for (index, item) in cases.enumerated() {
+            let root = BlockHeader.merkleRoot(item.leaves)
+            // The real leaf, last of its level and paired with its own copy: proven by both.
+            let real = BlockHeader.merkleBranch(item.leaves, index: item.real)
+            #expect(try MerkleBranch(position: item.real, hashes: real).root(from: item.leaves[item.real]) == root, "\(item.name)")
+            #expect(answers[index * 2]["root"] as? String == displayed(root))
+            // The phantom: Electrum 4.3.4's verifier computes the real root (it has no check for
+            // this shape; later Electrum versions refuse it too); walletwatch refuses it.
+            #expect(answers[index * 2 + 1]["root"] as? String == displayed(root), "\(item.name): \(answers[index * 2 + 1])")
+            let phantom = BlockHeader.merkleBranch(item.padded, index: item.phantom)
+            let error = #expect(throws: MerkleBranchError.self) { try MerkleBranch(position: item.phantom, hashes: phantom).root(from: item.padded[item.phantom]) }
+            #expect(error?.description.contains("CVE-2012-2459") == true, "\(item.name)")
+        }
+    }
+
+    @Test("Merkle branches that fit no tree are refused by both: a position past the branch, a negative one, a hash not 32 bytes; a changed hash gives another root")
+    func malformedBranches() async throws {
+        let leaves = (0..<11).map { Self.leaf("eleven \($0)") }
+        let root = BlockHeader.merkleRoot(leaves)
+        let branch = BlockHeader.merkleBranch(leaves, index: 9)
+        var changed = branch
+        changed[1][0] ^= 1
+        let cases: [(hashes: [[UInt8]], position: Int, refused: Bool)] = [
+            (branch, 9, false), (branch, 9 + 16, true), (branch, -1, true), ([Array(branch[0].dropLast())] + branch.dropFirst(), 9, true),
+            (changed, 9, false), (branch, 8, false),
+        ]
+        let answers = try await Oracle.electrum(cases.map { Self.merkleRequest(leaves[9], $0.hashes, $0.position) })
+        for (index, item) in cases.enumerated() {
+            let ours = try? MerkleBranch(position: item.position, hashes: item.hashes).root(from: leaves[9])
+            let theirs = answers[index]["root"] as? String
+            #expect((ours == nil) == item.refused && (theirs == nil) == item.refused, "case \(index): Electrum's \(answers[index])")
+            #expect(ours.map(displayed) == theirs, "case \(index)")
+            #expect((ours == root) == (index == 0), "case \(index): only the right branch at the right place reaches the root")
+        }
+    }
+
+    /// A regtest header after `parent`, mined here at regtest's target (`bits`, by default the
+    /// limit), its Merkle root standing for its block's transactions.
+    static func mined(after parent: BlockHeader, _ tag: String, time: UInt32, bits: UInt32 = 0x207f_ffff) -> BlockHeader {
+        var header = BlockHeader(version: 0x2000_0000, previousHash: parent.hash, merkleRoot: leaf(tag), time: time, bits: bits, nonce: 0)
+        while !header.meetsItsProofOfWork { header.nonce += 1 }
+        return header
+    }
+
+    @Test("regtest header chains mined here, with a fork: walletwatch and Electrum accept and refuse the same, at the same block")
+    func headerChains() async throws {
+        let genesis = Network.regtest.genesisHeader
+        #expect(genesis.hashHex == Self.regtest.genesisHash)
+        var main: [BlockHeader] = []
+        for height in 1...24 { main.append(Self.mined(after: main.last ?? genesis, "main \(height)", time: genesis.time + UInt32(height) * 600)) }
+        // A fork off block 12: blocks 13 to 20 of another chain.
+        var fork: [BlockHeader] = []
+        for height in 13...20 { fork.append(Self.mined(after: fork.last ?? main[11], "fork \(height)", time: genesis.time + UInt32(height) * 600 + 1)) }
+        var unworked = main
+        repeat { unworked[9].nonce &+= 1 } while unworked[9].meetsItsProofOfWork
+        var harder = main
+        harder[4] = Self.mined(after: main[3], "main 5", time: main[4].time, bits: 0x207f_fffe)
+        for index in 5..<harder.count { harder[index] = Self.mined(after: harder[index - 1], "main \(index + 1)", time: main[index].time) }
+        let cases: [(name: String, headers: [BlockHeader], refusedAt: Int?)] = [
+            ("the main chain", main, nil),
+            ("the fork, from the genesis block", Array(main[..<12]) + fork, nil),
+            ("the main chain to block 14, then the fork's block 15", Array(main[..<14]) + Array(fork[2...]), 14),
+            ("the fork's blocks after the main chain's block 12", Array(main[..<13]) + Array(fork[1...]), 13),
+            ("block 10 without its work", unworked, 9),
+            ("block 5 at bits 0x207ffffe, its work done", harder, 4),
+            ("two blocks swapped", Array(main[..<6]) + [main[7], main[6]] + Array(main[8...]), 6),
+        ]
+        let answers = try await Oracle.electrum(cases.map {
+            ["op": "headers", "headers": $0.headers.map { hex($0.serialized) }, "after": genesis.hashHex, "bits": 0x207f_ffff]
+        })
+        for (item, answer) in zip(cases, answers) {
+            let theirs = answer["refused_at"] as? Int
+            do {
+                try Self.regtest.verify(item.headers, from: 1, after: genesis.hash, latestTime: Int64(genesis.time) + 100_000, bits: Self.regtest.knownBits(at:))
+                #expect(item.refusedAt == nil, "\(item.name): accepted")
+            } catch {
+                #expect(error.height == Int64(item.refusedAt ?? -2) + 1, "\(item.name): \(error)")
+            }
+            #expect(theirs == item.refusedAt && (theirs != nil || answer["ok"] as? Bool == true), "\(item.name): Electrum's \(answer)")
+        }
+        // A header dated more than two hours past the clock: a node's rule, which walletwatch
+        // keeps (Electrum does not check time).
+        let error = #expect(throws: HeaderChainError.self) {
+            try Self.regtest.verify(main, from: 1, after: genesis.hash, latestTime: Int64(main[16].time) - 1, bits: Self.regtest.knownBits(at:))
+        }
+        #expect(error?.height == 17 && error?.description.contains("more than two hours past the clock") == true)
     }
 }
