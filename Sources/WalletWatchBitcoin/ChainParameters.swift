@@ -30,18 +30,20 @@ public struct ChainParameters: Sendable {
     /// Two weeks: the time a difficulty period is meant to take.
     public static let targetTimespan: Int64 = 14 * 24 * 60 * 60
 
-    /// Every chain walletwatch knows. Genesis hashes as Bitcoin Core's chainparams and
-    /// Electrum's constants.py give them (testnet4's header is not built here: its hash is
-    /// taken as given, and a server proves it by the chain that links to its checkpoints).
+    /// Every chain walletwatch knows. Genesis hashes as Bitcoin Core's chainparams give them
+    /// (testnet4's header is not built here: its hash, BIP94's, is taken as given). Bitcoin and
+    /// testnet3 carry Electrum 4.3.4's checkpoints (Debian 12's python3-electrum); that version
+    /// has none for testnet4 or signet, so their chains are followed from the genesis block, as
+    /// regtest's: every header from block 1 to the tip is fetched once, checked and kept.
     public static let all: [ChainParameters] = [
         ChainParameters(name: "bitcoin", network: .bitcoin, genesisHash: Network.bitcoin.genesisHeader.hashHex, powLimitBits: 0x1d00_ffff,
                         difficulty: .retargets, checkpoints: .bitcoin),
         ChainParameters(name: "testnet3", network: .testnet, genesisHash: Network.testnet.genesisHeader.hashHex, powLimitBits: 0x1d00_ffff,
                         difficulty: .atMostTheLimit, checkpoints: .testnet3),
         ChainParameters(name: "testnet4", network: .testnet, genesisHash: "00000000da84f2bafbbc53dee25a72ae507ff4914b867c565be350b0da8bf043",
-                        powLimitBits: 0x1d00_ffff, difficulty: .atMostTheLimit, checkpoints: .testnet4),
+                        powLimitBits: 0x1d00_ffff, difficulty: .atMostTheLimit, checkpoints: .none),
         ChainParameters(name: "signet", network: .signet, genesisHash: Network.signet.genesisHeader.hashHex, powLimitBits: 0x1e03_77ae,
-                        difficulty: .atMostTheLimit, checkpoints: .signet),
+                        difficulty: .atMostTheLimit, checkpoints: .none),
         ChainParameters(name: "regtest", network: .regtest, genesisHash: Network.regtest.genesisHeader.hashHex, powLimitBits: 0x207f_ffff,
                         difficulty: .fixed, checkpoints: .none),
     ]
@@ -56,7 +58,9 @@ public struct ChainParameters: Sendable {
         all.filter { $0.network == network }
     }
 
-    /// The block a wallet trusts without a header: the last checkpoint, else the genesis block.
+    /// The block a wallet trusts without a header: the last checkpoint (Bitcoin: block
+    /// 747,935), else the genesis block (testnet4, signet, regtest). Past it the chain is
+    /// followed header by header.
     public var base: (height: Int64, hash: String) {
         if let last = checkpoints.lastHeight, let hash = checkpoints.hashes.last { return (last, hash) }
         return (0, genesisHash)

@@ -14,6 +14,47 @@ struct SPVTests {
     static let bitcoin = ChainParameters.all.first { $0.name == "bitcoin" }!
     static let regtest = ChainParameters.all.first { $0.name == "regtest" }!
 
+    @Test("the checkpoints walletwatch ships are the ones Debian's Electrum loads, hash for hash and target for target, from the file the table names")
+    func checkpointsAreElectrums() async throws {
+        let answers = try await Oracle.electrum([["op": "checkpoints", "net": "mainnet"], ["op": "checkpoints", "net": "testnet"]])
+        #expect(answers[0]["electrum"] as? String == "4.3.4")
+        for (answer, chain, file) in [(answers[0], "bitcoin", "checkpoints.json"), (answers[1], "testnet3", "checkpoints_testnet.json")] {
+            let parameters = try #require(ChainParameters.all.first { $0.name == chain })
+            let entries = try #require(answer["entries"] as? [[String]])
+            #expect(parameters.checkpoints.hashes == entries.map { $0[0] }, "\(chain)")
+            #expect(parameters.checkpoints.lastHeight == Int64(entries.count) * 2016 - 1)
+            if chain == "bitcoin" {
+                #expect(entries.count == 371 && parameters.base == (747_935, entries[370][0]))
+                let bits = try #require(parameters.checkpoints.bits)
+                #expect(bits.map { Target(bits: $0).map { hex($0.bigEndian) } } == entries.map { $0[1] }, "every period's target")
+            } else {
+                #expect(entries.count == 1160 && entries.allSatisfy { $0[1] == String(repeating: "0", count: 64) } && parameters.checkpoints.bits == nil)
+            }
+            // The table names the file it was made from; the installed file is that one.
+            let installed = try Data(contentsOf: URL(fileURLWithPath: Oracle.electrumFolder + "/" + file))
+            #expect(parameters.checkpoints.source.hasPrefix("python3-electrum 4.3.4+"))
+            #expect(parameters.checkpoints.source.hasSuffix("electrum/\(file), sha256 \(hex(Hashes.sha256(Array(installed))))"),
+                    "\(parameters.checkpoints.source): run scripts/make-checkpoints if Debian's file changed")
+        }
+        let hashes = Self.bitcoin.checkpoints
+        #expect(hashes.hash(endingPeriodOf: 0) == hashes.hash(endingPeriodOf: 2015) && hashes.hash(endingPeriodOf: 2016) != hashes.hash(endingPeriodOf: 2015))
+        #expect(hashes.hash(endingPeriodOf: 747_935) == hashes.hashes.last && hashes.hash(endingPeriodOf: 747_936) == nil)
+        #expect(Self.bitcoin.knownBits(at: 747_935) != nil && Self.bitcoin.knownBits(at: 749_951) == hashes.bits?.last)
+        #expect(Self.bitcoin.knownBits(at: 749_952) == nil, "past the checkpoints a retarget is computed from the period before")
+        // Electrum 4.3.4 has none for testnet4 or signet (nor regtest): followed from the genesis block.
+        for chain in ["testnet4", "signet", "regtest"] {
+            let parameters = try #require(ChainParameters.all.first { $0.name == chain })
+            #expect(parameters.checkpoints.hashes.isEmpty && parameters.base == (0, parameters.genesisHash), "\(chain)")
+        }
+        // Each network's chains by their genesis blocks (testnet: testnet3 and testnet4).
+        #expect(ChainParameters.chains(of: .testnet).map(\.name) == ["testnet3", "testnet4"])
+        for parameters in ChainParameters.all where parameters.name != "testnet4" {
+            #expect(parameters.genesisHash == parameters.network.genesisHeader.hashHex)
+        }
+        #expect(ChainParameters.chain(genesisHash: "000000000019D6689C085AE165831E934FF763AE46A2A6C172B3F1B60A8CE26F")?.name == "bitcoin")
+        #expect(ChainParameters.chain(genesisHash: String(repeating: "0", count: 64)) == nil)
+    }
+
     @Test("compact targets read and written as Electrum (Core's SetCompact and GetCompact) does, refusals included")
     func compactTargets() async throws {
         let bits: [UInt32] = [0x1d00_ffff, 0x207f_ffff, 0x1e03_77ae, 0x1b04_04cb, 0x1705_dd01, 0x1701_f303, 0x0000_0000, 0x0100_3456, 0x0112_3456,
@@ -57,7 +98,7 @@ struct SPVTests {
                 periods.append((Self.periodHeader(time: UInt32(first), bits: bits), Self.periodHeader(time: UInt32(first + span), bits: bits)))
             }
         }
-        // Real-shaped: each of Bitcoin's periods' targets (Electrum's checkpoints) as the
+        // Real-shaped: each of Bitcoin's 371 periods' targets (Electrum's checkpoints) as the
         // last period's bits, over periods of nine lengths.
         let real = try #require(Self.bitcoin.checkpoints.bits)
         for (index, bits) in real.enumerated() {
@@ -74,7 +115,7 @@ struct SPVTests {
             #expect(matches, "bits \(String(period.last.bits, radix: 16)) over \(Int64(period.last.time) - Int64(period.first.time)) s: ours \(String(ours, radix: 16)), Electrum's \(answer)")
             if matches { agreed += 1 }
         }
-        #expect(agreed == 9 * spans.count + real.count * 9)
+        #expect(agreed == 9 * spans.count + real.count * 9 && real.count == 371)
         // The clamps did something: a quarter and four times are the bounds, the limit the ceiling.
         #expect(Self.bitcoin.retargetedBits(first: periods[0].first, last: periods[0].last) == Self.bitcoin.retargetedBits(first: periods[4].first, last: periods[4].last))
         #expect(Self.bitcoin.retargetedBits(first: periods[8].first, last: periods[8].last) == 0x1d00_ffff)

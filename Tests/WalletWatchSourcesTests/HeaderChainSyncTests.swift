@@ -44,7 +44,7 @@ struct HeaderChainSyncTests {
                            checkpoints: [Int] = [2015, 4031]) -> ChainParameters {
         ChainParameters(name: "regtest-with-checkpoints", network: .regtest, genesisHash: chain[0].hashHex, powLimitBits: 0x207f_ffff,
                         difficulty: difficulty,
-                        checkpoints: Checkpoints(hashes: checkpoints.map { chain[$0].hashHex }.joined(separator: "\n"),
+                        checkpoints: Checkpoints(source: "the test chain's own blocks", hashes: checkpoints.map { chain[$0].hashHex }.joined(separator: "\n"),
                                                  bits: bits.map { $0.map { String($0, radix: 16) }.joined(separator: " ") }))
     }
 

@@ -7,8 +7,10 @@ import WalletWatchCore
 /// - Below the chain's last checkpoint, a header is fetched with the rest of its difficulty
 ///   period (up to 2,016 headers, one call) and must lead, block by block, to the checkpoint
 ///   that ends the period. Only the headers a pass needs are kept.
-/// - Past it (on regtest, from the genesis block), the chain is followed header by header from
-///   the last checkpoint to the server's tip and kept: each header linked to the one before,
+/// - Past it (on testnet4, signet and regtest, which have no checkpoints, from the genesis
+///   block), the chain is followed header by header from the last checkpoint to the server's
+///   tip and kept, so the first pass that needs a header past it pays for the whole run once
+///   (Bitcoin: every block after 747,935, Electrum 4.3.4's last checkpoint): each header linked to the one before,
 ///   its work done, its bits the chain's (Bitcoin: exactly the retarget Core computes), the
 ///   last one the tip the server announced. A later pass fetches only the blocks since; a
 ///   stored chain the server no longer extends is a reorg, followed back to where the two
