@@ -111,7 +111,8 @@ let package = Package(
         ),
         .testTarget(name: "WalletWatchStoreTests", dependencies: ["WalletWatchStore", "TestSupport", grdb]),
         // The BIPs' and Bitcoin Core's vector files are fixtures (Fixtures/PROVENANCE.md), read by path.
-        .testTarget(name: "WalletWatchBitcoinTests", dependencies: ["WalletWatchBitcoin"], exclude: ["Fixtures"]),
+        // Oracles: Python programs that run Electrum (Debian's), bitcoinlib and ElectrumX on the SPV tests' inputs.
+        .testTarget(name: "WalletWatchBitcoinTests", dependencies: ["WalletWatchBitcoin", "TestSupport"], exclude: ["Fixtures", "Oracles"]),
         .testTarget(name: "WalletWatchNetTests", dependencies: ["WalletWatchNet", "TestSupport", hummingbird, logging]),
         .testTarget(name: "WalletWatchSourcesTests", dependencies: ["WalletWatchSources", "WalletWatchNet", "WalletWatchSim", "TestSupport"]),
         // barkd's public OpenAPI document is a fixture: the simulator's responses are validated against it.

@@ -427,8 +427,9 @@ def hd_table(hd):
 # --- The electrum part: walletwatch and BDK's Electrum client on a real ElectrumX -------------------
 
 ELECTRUM_RECEIVE, ELECTRUM_CHANGE = (20, 10) if QUICK else (200, 100)
-# BIP84's test vector account key (m/84'/0'/0' of "abandon ... about"): a wpkh wallet on bitcoin.
-# The simulator's chain is regtest, but the server sees only scripts, which do not depend on it.
+# BIP84's test vector account key (m/84'/0'/0' of "abandon ... about"), watched on the simulator's
+# regtest chain as a vpub (the same key, SLIP-132's testnet wpkh version): walletwatch refuses a
+# server whose genesis block is not its source's network's.
 ELECTRUM_ZPUB = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs"
 ELECTRUM_GAP = 20
 # How many scripts BDK asks in one batch: its callers choose (bdkpython has no default); 10 is
@@ -440,6 +441,11 @@ HISTORY_METHODS = ("blockchain.scripthash.get_history", "blockchain.transaction.
                    "blockchain.block.headers")
 BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+
+
+def electrum_vpub():
+    """The electrum part's account key as a vpub (SLIP-132's testnet P2WPKH version bytes)."""
+    return extended_key(ELECTRUM_ZPUB, "045f1cf6")
 
 
 def extended_key(key, version):
@@ -852,7 +858,7 @@ def electrum():
     sim, base = start_simulator("electrum", {
         # Deposits and spends take a block each, ending below the tip.
         "tip_height": used + 100, "bitcoin": {"network": "regtest"},
-        "esplora": {"hd_wallets": [{"name": "bench", "xpub": ELECTRUM_ZPUB, "network": "bitcoin", "receive": list(range(ELECTRUM_RECEIVE)),
+        "esplora": {"hd_wallets": [{"name": "bench", "xpub": electrum_vpub(), "network": "regtest", "receive": list(range(ELECTRUM_RECEIVE)),
                                     "change": list(range(ELECTRUM_CHANGE)), "seed": 84}]}},
         extra=["--electrum-tcp-port", "0", "--electrum-tls-port", "0", "--endpoints-file", endpoints_file], ready_file=endpoints_file)
     endpoints = json.load(open(endpoints_file))
@@ -866,8 +872,8 @@ def electrum():
         indexed_s = time.monotonic() - started
         relay = ElectrumRelay(electrumx.port)
         url = f"tcp://127.0.0.1:{relay.port}"
-        sources = (f'[[sources]]\nname = "node"\nkind = "electrum"\nurl = "{url}"\nasset = "Electrum wallet"\nnetwork = "bitcoin"\n'
-                   f'xpub = "{ELECTRUM_ZPUB}"\ngap_limit = {ELECTRUM_GAP}\nchange_gap_limit = {ELECTRUM_GAP}\n')
+        sources = (f'[[sources]]\nname = "node"\nkind = "electrum"\nurl = "{url}"\nasset = "Electrum wallet"\nnetwork = "regtest"\n'
+                   f'xpub = "{electrum_vpub()}"\ngap_limit = {ELECTRUM_GAP}\nchange_gap_limit = {ELECTRUM_GAP}\n')
         runs = 1 if QUICK else 3
         first, quiet = [], []
         for index in range(runs):

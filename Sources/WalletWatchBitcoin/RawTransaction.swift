@@ -127,3 +127,8 @@ public struct RawTransaction: Sendable, Hashable {
         }
     }
 }
+
+extension RawTransaction {
+    /// The most weight a block, and so a transaction, can have (BIP141's MAX_BLOCK_WEIGHT).
+    public static let maximumWeight = 4_000_000
+}

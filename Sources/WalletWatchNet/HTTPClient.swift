@@ -68,6 +68,12 @@ public struct HTTPRequest: Sendable {
     /// Overrides the client's maximum number of redirects; 0 returns a 3xx as the response
     /// (a webhook follows none).
     public var maxRedirects: Int?
+    /// How logs show the request's URL, when not as it is (secrets always left out): an
+    /// explorer's path names a wallet's address or script, which a log must not.
+    public var loggedURL: String?
+
+    /// The URL as a log line shows it.
+    public var shownInLogs: String { loggedURL ?? URLRedaction.redact(url) }
 
     public init(method: HTTPMethod = .get, url: String, headers: [HTTPHeader] = [], bearerToken: BearerToken? = nil,
                 body: [UInt8]? = nil, timeout: Duration? = nil, maxResponseBytes: Int? = nil, retries: Int? = nil,

@@ -16,6 +16,34 @@ extension SimulatorState {
 
     func electrumHistory(_ scripthash: String) -> [ScriptHistoryItem] { chain.ledger.history(of: scripthash.lowercased()) }
 
+    /// The txid of the coinbase of block `height`.
+    func electrumCoinbase(atHeight height: Int) -> String? { chain.ledger.coinbases[height] }
+
+    /// The headers from `height` to the tip with block `height` dated `time` and every one of
+    /// them mined again on the one before (regtest's work, about two tries a header): a chain
+    /// that links, about a block time that is false (the `retimed` fault).
+    func electrumRetimedHeaders(from height: Int, time: UInt32) -> [BlockHeader] {
+        guard height >= 1, height <= chain.tip, var previous = chain.header(at: height - 1)?.hash else { return [] }
+        var headers: [BlockHeader] = []
+        for at in height...chain.tip {
+            guard var header = chain.header(at: at) else { break }
+            header.previousHash = previous
+            if at == height { header.time = time }
+            header.nonce = 0
+            while header.hash[31] >= 0x7f { header.nonce += 1 }
+            previous = header.hash
+            headers.append(header)
+        }
+        return headers
+    }
+
+    /// The Merkle branch a forging server gives for `txid` in block `height`: as if it were
+    /// appended to the block's transactions (a tree whose root is not the header's).
+    func electrumForgedMerkle(_ txid: String, height: Int) throws(ElectrumError) -> (position: Int, branch: [String]) {
+        let txids = try blockTxids(height) + [txid]
+        return (txids.count - 1, branch(txids, txids.count - 1))
+    }
+
     func electrumUnspent(_ scripthash: String) -> [ScriptUnspent] { chain.ledger.unspent(of: scripthash.lowercased()) }
 
     func electrumBalance(_ scripthash: String) -> (confirmed: Int64, unconfirmed: Int64) { chain.ledger.balance(of: scripthash.lowercased()) }

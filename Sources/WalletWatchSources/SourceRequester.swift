@@ -17,6 +17,16 @@ struct SourceRequester: Sendable {
 
     func describe(_ path: String) -> String { "GET \(URLRedaction.redact(url(path)))" }
 
+    /// `path`'s URL as logs show it: the segment after `address/` or `scripthash/` (an
+    /// explorer's route naming a wallet's address or script) left out.
+    func loggedURL(_ path: String) -> String {
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        for index in segments.indices.dropLast() where segments[index] == "address" || segments[index] == "scripthash" {
+            segments[index + 1] = "…"
+        }
+        return URLRedaction.redact(url(segments.joined(separator: "/")))
+    }
+
     /// GETs `path` and decodes a 2xx body with `decode`.
     func get<T>(_ path: String, timeout: Duration? = nil, decode: (inout JSONReader) throws -> T) async throws -> T {
         let body = try await getBody(path, timeout: timeout)
@@ -27,8 +37,10 @@ struct SourceRequester: Sendable {
     func getBody(_ path: String, timeout: Duration? = nil) async throws -> [UInt8] {
         let response: HTTPResponse
         do {
-            response = try await http.send(HTTPRequest(url: url(path), headers: [HTTPHeader("Accept", "application/json")],
-                                                       bearerToken: token, timeout: timeout, route: route))
+            var request = HTTPRequest(url: url(path), headers: [HTTPHeader("Accept", "application/json")], bearerToken: token, timeout: timeout,
+                                      route: route)
+            request.loggedURL = loggedURL(path)
+            response = try await http.send(request)
         } catch let error as NetError {
             throw failure(path, error.detail, cause: .transport(error.kind))
         }
@@ -40,10 +52,10 @@ struct SourceRequester: Sendable {
     func stream(_ path: String, maxResponseBytes: Int, into consumer: any HTTPBodyConsumer) async throws {
         let head: HTTPResponseHead
         do {
-            head = try await http.stream(
-                HTTPRequest(url: url(path), headers: [HTTPHeader("Accept", "application/json")], bearerToken: token,
-                            maxResponseBytes: maxResponseBytes, route: route),
-                into: consumer)
+            var request = HTTPRequest(url: url(path), headers: [HTTPHeader("Accept", "application/json")], bearerToken: token,
+                                      maxResponseBytes: maxResponseBytes, route: route)
+            request.loggedURL = loggedURL(path)
+            head = try await http.stream(request, into: consumer)
         } catch let error as NetError {
             throw failure(path, error.detail, cause: .transport(error.kind))
         } catch let error as JSONReadError {

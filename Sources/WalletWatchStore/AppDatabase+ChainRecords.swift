@@ -20,18 +20,65 @@ extension AppDatabase {
         }
     }
 
-    /// `source`'s stored headers among `heights`: hash (as displayed) and time (Unix seconds).
-    public func blockHeaders(source: String, heights: [Int64]) async throws -> [Int64: (hash: String, time: Int64)] {
+    /// `source`'s stored verified headers among `heights`: hash (as displayed), time (Unix
+    /// seconds) and the 80 bytes. Rows of v9, stored before headers were verified, are left out.
+    public func blockHeaders(source: String, heights: [Int64]) async throws -> [Int64: (hash: String, time: Int64, raw: [UInt8])] {
         guard !heights.isEmpty else { return [:] }
         return try await read { db in
-            var found: [Int64: (hash: String, time: Int64)] = [:]
+            var found: [Int64: (hash: String, time: Int64, raw: [UInt8])] = [:]
             for chunk in Self.chunks(heights) {
                 let rows = try Row.fetchAll(db, sql: """
-                    SELECT height, hash, time FROM block_headers WHERE source = ? AND height IN (\(Self.placeholders(chunk.count)))
+                    SELECT height, hash, time, raw FROM block_headers
+                    WHERE source = ? AND raw IS NOT NULL AND height IN (\(Self.placeholders(chunk.count)))
                     """, arguments: StatementArguments([source] as [any DatabaseValueConvertible] + chunk))
-                for row in rows { found[row["height"]] = (row["hash"], row["time"]) }
+                for row in rows { found[row["height"]] = (row["hash"], row["time"], [UInt8](row["raw"] as Data)) }
             }
             return found
+        }
+    }
+
+    /// `source`'s highest stored verified header above `height`, with its 80 bytes.
+    public func topBlockHeader(source: String, above height: Int64) async throws -> (height: Int64, raw: [UInt8])? {
+        try await read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT height, raw FROM block_headers WHERE source = ? AND height > ? AND raw IS NOT NULL ORDER BY height DESC LIMIT 1
+                """, arguments: [source, height]).map { ($0["height"], [UInt8]($0["raw"] as Data)) }
+        }
+    }
+
+    /// `source`'s stored proofs among `txids`: the height and hash of the block each was proven in.
+    public func transactionProofs(source: String, txids: [String]) async throws -> [String: (height: Int64, blockHash: String)] {
+        guard !txids.isEmpty else { return [:] }
+        return try await read { db in
+            var found: [String: (height: Int64, blockHash: String)] = [:]
+            for chunk in Self.chunks(txids) {
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT txid, height, block_hash FROM transaction_proofs WHERE source = ? AND txid IN (\(Self.placeholders(chunk.count)))
+                    """, arguments: StatementArguments([source] as [any DatabaseValueConvertible] + chunk))
+                for row in rows { found[row["txid"]] = (row["height"], row["block_hash"]) }
+            }
+            return found
+        }
+    }
+
+    /// The highest block a stored history of `source` lists a transaction in; nil when none is confirmed.
+    public func highestConfirmedHeight(source: String) async throws -> Int64? {
+        try await read { db in
+            try Int64.fetchOne(db, sql: "SELECT MAX(height) FROM script_histories WHERE source = ? AND height > 0", arguments: [source])
+        }
+    }
+
+    /// The scripts of `source` whose stored history lists a confirmed transaction without a
+    /// proof that holds: none stored, one for another height, or one whose block is not the
+    /// stored verified header at that height (a reorg replaced it, or v9 stored it unverified).
+    public func unprovenScripts(source: String) async throws -> Set<String> {
+        try await read { db in
+            Set(try String.fetchAll(db, sql: """
+                SELECT DISTINCT h.script FROM script_histories h
+                LEFT JOIN transaction_proofs p ON p.source = h.source AND p.txid = h.txid AND p.height = h.height
+                LEFT JOIN block_headers b ON b.source = h.source AND b.height = h.height AND b.hash = p.block_hash AND b.raw IS NOT NULL
+                WHERE h.source = ? AND h.height > 0 AND b.height IS NULL
+                """, arguments: [source]))
         }
     }
 
@@ -85,16 +132,27 @@ extension PassPublication {
         }
     }
 
-    /// Keeps the source's headers; first forgets those from `invalidFrom` up, which a reorg replaced.
-    public func saveBlockHeaders(_ headers: [Int64: (hash: String, time: Int64)], invalidFrom: Int64?) throws {
+    /// Keeps the source's verified headers (hash, time, 80 bytes); first forgets those from
+    /// `invalidFrom` up, which a reorg replaced.
+    public func saveBlockHeaders(_ headers: [Int64: (hash: String, time: Int64, raw: [UInt8])], invalidFrom: Int64?) throws {
         if let invalidFrom {
             try db.execute(sql: "DELETE FROM block_headers WHERE source = ? AND height >= ?", arguments: [source, invalidFrom])
         }
         for (height, header) in headers {
             try db.execute(sql: """
-                INSERT INTO block_headers (source, height, hash, time) VALUES (?, ?, ?, ?)
-                ON CONFLICT(source, height) DO UPDATE SET hash = excluded.hash, time = excluded.time
-                """, arguments: [source, height, header.hash, header.time])
+                INSERT INTO block_headers (source, height, hash, time, raw) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(source, height) DO UPDATE SET hash = excluded.hash, time = excluded.time, raw = excluded.raw
+                """, arguments: [source, height, header.hash, header.time, Data(header.raw)])
+        }
+    }
+
+    /// Keeps the block each transaction was proven in (replacing an earlier proof).
+    public func saveTransactionProofs(_ proofs: [String: (height: Int64, blockHash: String)]) throws {
+        for (txid, proof) in proofs {
+            try db.execute(sql: """
+                INSERT INTO transaction_proofs (source, txid, height, block_hash) VALUES (?, ?, ?, ?)
+                ON CONFLICT(source, txid) DO UPDATE SET height = excluded.height, block_hash = excluded.block_hash
+                """, arguments: [source, txid, proof.height, proof.blockHash])
         }
     }
 

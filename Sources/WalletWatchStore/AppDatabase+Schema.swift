@@ -236,6 +236,23 @@ extension AppDatabase {
                 CREATE INDEX script_histories_by_txid ON script_histories(source, txid);
                 """)
         }
+        // Electrum proofs (SPEC.md section 21, issue 26): a header is kept with its 80 bytes,
+        // verified (linked to a checkpoint, its work done) before it is stored; rows of v9 have
+        // none (their hash and time were a server's word) and are fetched and verified again.
+        // Each confirmed transaction's proof is the block it was proven in: it holds while the
+        // stored header at that height has that hash.
+        migrator.registerMigration("v10-electrum-proofs") { db in
+            try db.execute(sql: """
+                ALTER TABLE block_headers ADD COLUMN raw BLOB CHECK (raw IS NULL OR length(raw) = 80);
+                CREATE TABLE transaction_proofs (
+                    source TEXT NOT NULL,
+                    txid TEXT NOT NULL,
+                    height INTEGER NOT NULL CHECK (height > 0),
+                    block_hash TEXT NOT NULL,
+                    PRIMARY KEY (source, txid)
+                ) WITHOUT ROWID;
+                """)
+        }
         // Amounts of 128 bits, the user's own units, EVM assets (Schema.version11 says how).
         migrator.registerMigration("v11-exact-amounts") { db in
             for statement in Schema.version11 { try db.execute(sql: statement) }

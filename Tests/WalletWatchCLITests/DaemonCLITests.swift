@@ -87,6 +87,31 @@ struct DaemonCLITests {
         #expect((try? FileManager.default.attributesOfItem(atPath: lock)[.posixPermissions] as? Int) == 0o600)
     }
 
+    /// Issue 26: the lock was keyed by the path, so a hard link to the database (another name
+    /// for the same file) let a second daemon run beside the first.
+    @Test("a second daemon reaching the database through a hard link is refused, naming the first's pid, without opening it")
+    func hardLinkedDatabase() async throws {
+        let demo = try await DemoSetup()
+        let cli = demo.cli()
+        #expect(try await cli.run("ingest").status == 0)
+        let first = try BackgroundProcess(cli.binary, ["run"], environment: cli.environment, currentDirectory: demo.folder.path)
+        defer { first.send(SIGKILL) }
+        #expect(await eventually(within: .seconds(20)) { first.stderr.contains("daemon started") }, "\(first.stderr)")
+        let elsewhere = TemporaryDirectory("walletwatch-hardlink")
+        let linked = elsewhere.file("other-name.sqlite")
+        #expect(link(demo.folder.file("walletwatch.sqlite"), linked) == 0, "a hard link: \(String(cString: strerror(errno)))")
+        for command in [["run", "--db", linked], ["serve", "--listen", "127.0.0.1:0", "--db", linked]] {
+            let second = try await cli.run(command)
+            #expect(second.status == 1, "\(command): \(second.stderr)")
+            #expect(second.stderr == "error: another walletwatch daemon (pid \(first.pid), walletwatch run) is already running on \(linked); only one run or serve may use a database: stop that one first\n",
+                    "\(second.stderr)")
+        }
+        // Refused before the database was opened: SQLite made no log of its own beside the link.
+        #expect(!FileManager.default.fileExists(atPath: linked + "-wal"))
+        first.send(SIGTERM)
+        #expect(await first.exitStatus(within: .seconds(30)) == 0, "\(first.stderr)")
+    }
+
     @Test("serve without sources and with static rates stays up for manual assets until it is stopped")
     func serveWithoutSources() async throws {
         let folder = TemporaryDirectory("walletwatch-serve-manual")

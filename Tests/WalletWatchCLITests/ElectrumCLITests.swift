@@ -10,8 +10,9 @@ import WalletWatchSim
 /// and the daemon told of a payment by the server.
 @Suite("CLI: a wallet through your own node's Electrum server", .serialized)
 struct ElectrumCLITests {
-    /// BIP84's test account, and the simulator's real chain with its history (as the engine's tests).
-    static let zpub = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs"
+    /// The BIP84 account of the test networks, and the simulator's real regtest chain with its
+    /// history (as the engine's tests).
+    static let descriptors = RegtestWallet.descriptors
 
     final class Node: @unchecked Sendable {
         let simulator: Simulator
@@ -20,8 +21,8 @@ struct ElectrumCLITests {
         init() async throws {
             simulator = try await Simulator.start(scenario: Scenario(
                 tipHeight: 150,
-                esplora: EsploraScenario(hdWallets: [HDWalletScenario(name: "w", xpub: ElectrumCLITests.zpub, receive: [0, 1, 2, 5], change: [0, 1],
-                                                                      seed: 5)]),
+                esplora: EsploraScenario(hdWallets: [HDWalletScenario(name: "w", descriptors: ElectrumCLITests.descriptors, network: "regtest",
+                                                                      receive: [0, 1, 2, 5], change: [0, 1], seed: 5)]),
                 bitcoin: BitcoinScenario()))
         }
 
@@ -33,7 +34,8 @@ struct ElectrumCLITests {
                 kind = "electrum"
                 url = "\(url)"
                 asset = "Hardware wallet"
-                xpub = "\(ElectrumCLITests.zpub)"
+                network = "regtest"
+                descriptors = ["\(ElectrumCLITests.descriptors[0])", "\(ElectrumCLITests.descriptors[1])"]
                 \(extra)
                 [rates]
                 provider = "static"

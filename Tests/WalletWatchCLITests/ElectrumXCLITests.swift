@@ -101,6 +101,23 @@ struct ElectrumXCLITests {
             #expect(node.count == 60 + 30 + 1, "a deposit to each used receive address, a spend to each change one, the mempool deposit")
             #expect(node == (try await ledger("Explorer wallet")))
 
+            // Every confirmed transaction was proven in a header ElectrumX sent, the chain
+            // verified from regtest's genesis block (issue 26). A pass where nothing changed
+            // asks ElectrumX for nothing but the handshake and the subscriptions.
+            let database = folder.file("walletwatch.sqlite")
+            #expect(try await sqlite(database, "SELECT COUNT(*) FROM transaction_proofs WHERE source = 'node'")
+                    == (try await sqlite(database, "SELECT COUNT(*) FROM transactions t JOIN assets a ON a.id = t.asset_id WHERE a.name = 'Node wallet' AND t.status = 'confirmed'")))
+            #expect(try await sqlite(database, "SELECT COUNT(*) FROM block_headers WHERE source = 'node' AND length(raw) = 80") == "200")
+            let scripts = try #require(Int(try await sqlite(database, "SELECT COUNT(*) FROM derived_addresses WHERE source = 'node'")))
+            let again = try #require((try await cli.run("ingest", "--source", "node", "--json").object?["sources"] as? [[String: Any]])?.first)
+            print("ElectrumX, a pass where nothing changed: \(again["requests"] ?? "-") requests, \(again["round_trips"] ?? "-") round trips, \(scripts) scripts")
+            #expect(again["requests"] as? Int == 3 + scripts && again["round_trips"] as? Int == 2 && again["new"] as? Int == 0,
+                    "server.version, blockchain.headers.subscribe, server.features, then one subscription a script: \(again)")
+            let full = try await cli.run("ingest", "--source", "node", "--full", "--json")
+            let fullEntry = (full.object?["sources"] as? [[String: Any]])?.first
+            #expect(full.status == 0 && fullEntry?["updated"] as? Int == 0 && fullEntry?["new"] as? Int == 0,
+                    "every header and proof asked again, nothing changed: \(full.stdout) \(full.stderr)")
+
             let balances = try #require(try await cli.run("balance", "--json").object?["assets"] as? [[String: Any]])
             let ours = try #require(balances.first { $0["name"] as? String == "Node wallet" })
             // BDK reads the simulator's own Electrum face, which answers as ElectrumX does (the

@@ -57,4 +57,35 @@ struct ProxyCLITests {
         #expect(result.stderr.hasPrefix("error: config \(folder.file("walletwatch.toml")): sources[1] 'tor-node' is an onion service"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("walletwatch.sqlite")))
     }
+
+    /// Issue 26: "connection refused (reported by proxy X) (through the proxy)" named the
+    /// proxy twice in one line.
+    @Test("an electrum server the proxy cannot reach: one line that names the proxy once")
+    func proxyNamedOnce() async throws {
+        let proxy = try await SOCKSProxy()
+        let folder = TemporaryDirectory("walletwatch-proxy-once")
+        folder.write("walletwatch.toml", """
+            [[sources]]
+            name = "node"
+            kind = "electrum"
+            url = "tcp://127.0.0.1:\(unusedLoopbackPort())"
+            network = "regtest"
+            addresses = ["bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080"]
+            [rates]
+            provider = "static"
+            currencies = ["USD"]
+            [rates.static]
+            "BTC/USD" = "60000"
+            [http]
+            proxy = "\(proxy.url)"
+            no_proxy = ""
+            timeout_seconds = 5
+            """)
+        let result = try await CLIRunner(folder: folder).run("ingest")
+        await proxy.stop()
+        #expect(result.status == 1)
+        let line = try #require(result.stderr.split(separator: "\n").first { $0.contains("source 'node'") }.map(String.init), "\(result.stderr)")
+        #expect(line.contains("connection refused (reported by proxy \(proxy.url))"), "\(line)")
+        #expect(line.components(separatedBy: "proxy").count == 2, "the proxy is named once: \(line)")
+    }
 }

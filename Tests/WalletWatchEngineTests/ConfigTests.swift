@@ -217,6 +217,38 @@ struct ConfigTests {
         #expect(accepted.notify.first?.proxy == nil)
     }
 
+    /// Issue 26: strace showed the name reaching the local DNS. A trailing dot (`xxx.onion.`,
+    /// the same name fully qualified) passed the check, and a `socks5://` proxy, which libcurl
+    /// lets resolve names on this machine, counted as a route.
+    @Test("an onion name with trailing dots, or behind a proxy that resolves names locally, is refused; socks5h, socks4a and http proxies are routes")
+    func onionNamesAndResolvingProxies() throws {
+        let onion = "abcdefghij234567abcdefghij234567abcdefghij234567abcdefgh.onion"
+        func source(_ host: String, proxy: String?) -> String {
+            "[[sources]]\nname = \"tor\"\nkind = \"electrum\"\nurl = \"ssl://\(host):50002\"\naddresses = [\"bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4\"]"
+                + (proxy.map { "\n[http]\nproxy = \"\($0)\"" } ?? "")
+        }
+        let refused: [(String, String)] = [
+            (source(onion + ".", proxy: nil), "no proxy leads there"),
+            (source(onion.uppercased() + "..", proxy: nil), "no proxy leads there"),
+            (source(onion, proxy: "socks5://127.0.0.1:9050"), "its proxy socks5://127.0.0.1:9050 resolves names on this machine (write socks5h://"),
+            (source(onion + ".", proxy: "socks4://127.0.0.1:9050"), "its proxy socks4://127.0.0.1:9050 resolves names on this machine"),
+            ("[[notify]]\nname = \"hook\"\nurl = \"http://\(onion)./hook\"\nproxy = \"SOCKS5://127.0.0.1:9050\"", "notify[1] 'hook' is an onion service"),
+        ]
+        for (text, message) in refused {
+            #expect {
+                try ConfigLoader.parse(text, file: "/x/walletwatch.toml")
+            } throws: { error in
+                guard let error = error as? ConfigError else { return false }
+                return error.kind == .refused && error.description.contains("is an onion service") && error.description.contains(message)
+                    && error.description.contains("leak its name to your DNS")
+            }
+        }
+        for proxy in ["socks5h://127.0.0.1:9050", "socks4a://127.0.0.1:9050", "http://127.0.0.1:8118", "https://proxy.example:3129"] {
+            #expect(throws: Never.self) { try ConfigLoader.parse(source(onion + ".", proxy: proxy), file: "/x/walletwatch.toml") }
+        }
+        #expect(NetworkRouting.isOnion(onion + "...") && !NetworkRouting.isOnion("onion.example.com.") && !NetworkRouting.isOnion("notanonion"))
+    }
+
     @Test("addresses are checked by their encoding: P2A's 14 letters pass, a network is chosen, bech32 is lowercased")
     func addressEncodings() throws {
         let config = try ConfigLoader.parse("""

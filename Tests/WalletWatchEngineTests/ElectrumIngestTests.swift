@@ -13,10 +13,12 @@ import WalletWatchStore
 /// two kinds must store the same transactions, amounts, dates, statuses and balances.
 @Suite("Electrum: a wallet through the simulator's Electrum server", .serialized)
 struct ElectrumIngestTests {
-    /// BIP84's test account (zpub, `abandon ... about`): receive and change chains.
-    static let zpub = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs"
-    /// A plain address of nobody's key, paid once in a block and once in the mempool.
-    static let plain = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
+    /// The BIP84 account of `abandon ... about` on the test networks, as the Bitcoin Dev Kit
+    /// writes it: receive and change chains. Regtest: the chain the simulator's Electrum face
+    /// serves (its genesis block is regtest's, and a server of another chain is refused).
+    static let descriptors = RegtestWallet.descriptors
+    /// A plain regtest address of nobody's key (BIP173's program), paid once in a block and once in the mempool.
+    static let plain = RegtestWallet.stranger
 
     /// A real chain of 150 blocks: the wallet's deposits and spends (with a gap of 20 unused
     /// receive addresses before index 25), a deposit in the mempool, and the plain address's.
@@ -24,14 +26,15 @@ struct ElectrumIngestTests {
         Scenario(
             tipHeight: 150,
             esplora: EsploraScenario(
-                hdWallets: [HDWalletScenario(name: "w", xpub: zpub, receive: [0, 1, 2, 5, 25, 26], change: [0, 1, 2], mempoolReceive: [3], seed: 21)],
+                hdWallets: [HDWalletScenario(name: "w", descriptors: descriptors, network: "regtest", receive: [0, 1, 2, 5, 25, 26], change: [0, 1, 2],
+                                             mempoolReceive: [3], seed: 21)],
                 payments: [PaymentScenario(address: plain, value: 125_000, blockHeight: 120), PaymentScenario(address: plain, value: 7_000)]),
             bitcoin: BitcoinScenario())
     }
 
     static func wallet(_ world: SimulatedWorld, kind: SourceConfig.Kind, name: String, url: String, pin: String? = nil) throws -> SourceConfig {
-        var source = SourceConfig(name: name, kind: kind, url: url, asset: name, addresses: [plain], network: .bitcoin,
-                                  wallet: try HDWallet(descriptors: [], xpub: zpub, network: .bitcoin), intervalSeconds: 600)
+        var source = SourceConfig(name: name, kind: kind, url: url, asset: name, addresses: [plain], network: .regtest,
+                                  wallet: try HDWallet(descriptors: descriptors, xpub: nil, network: .regtest), intervalSeconds: 600)
         source.certificateSHA256 = pin
         return source
     }
@@ -79,23 +82,31 @@ struct ElectrumIngestTests {
         #expect(log.first?.method == "server.version")
         // Every transaction once, and nothing else: a spend's parents are the wallet's own.
         #expect(log.filter { $0.method == "blockchain.transaction.get" }.count == node.count)
-        let confirmedDates: Set<String> = Set(node.filter { $0.contains(" confirmed ") }.map { String($0.split(separator: " ")[3]) })
-        let headers = log.filter { $0.method == "blockchain.block.header" }.count
-        #expect(headers == confirmedDates.count, "one header a block with a transaction")
+        // The chain's headers, verified from the genesis block (regtest has no checkpoint) to
+        // the tip in one call, and one proof for each confirmed transaction.
+        let headers = log.filter { $0.method == "blockchain.block.headers" }
+        #expect(headers.count == 1 && headers.first?.params == .array([.int(1), .int(150)]), "\(headers.map(\.params))")
+        #expect(!log.contains { $0.method == "blockchain.block.header" })
+        #expect(log.filter { $0.method == "blockchain.transaction.get_merkle" }.count == node.filter { $0.contains(" confirmed ") }.count)
         // The handshake, then for each round of the window one write of subscriptions and first
         // histories (indexes 0-19 of each chain; 5 used: 20-25; 25 used: 26-45; 26 used: 46),
-        // then one write of transactions and one of headers.
-        let trips: Int = 1 + 4 + 2
+        // then one write each of transactions, headers and proofs.
+        let trips: Int = 1 + 4 + 3
         #expect(report.roundTrips == trips, "\(log.map { "\($0.write):\($0.method)" })")
+        let stored = try await DatabaseQueue(path: world.databasePath).read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM block_headers WHERE source = 'node' AND length(raw) = 80") ?? 0,
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transaction_proofs WHERE source = 'node'") ?? 0)
+        }
+        #expect(stored.0 == 150 && stored.1 == node.filter { $0.contains(" confirmed ") }.count, "the chain's headers and each proof are kept: \(stored)")
     }
 
     @Test("fixed addresses alone, no HD wallet: the same ledger and balance as Esplora's plain-address source")
     func addressesOnly() async throws {
         let world = try await SimulatedWorld(scenario: Self.scenario())
         let electrum = SourceConfig(name: "node", kind: .electrum, url: world.simulator.electrumTCPURL, asset: "node", addresses: [Self.plain],
-                                    intervalSeconds: 600)
+                                    network: .regtest, intervalSeconds: 600)
         let esplora = SourceConfig(name: "explorer", kind: .esplora, url: world.simulator.esploraURL, asset: "explorer", addresses: [Self.plain],
-                                   intervalSeconds: 600)
+                                   network: .regtest, intervalSeconds: 600)
         let failures = try await world.engine(sources: [electrum, esplora]).ingestor.ingest().compactMap(\.error)
         #expect(failures.isEmpty, "\(failures)")
         let node = try Self.ledger(world.database, asset: "node")
@@ -119,7 +130,7 @@ struct ElectrumIngestTests {
         let again = try await world.engine(now: "2026-11-21T12:05:00Z", sources: [electrum]).ingestor.ingest()[0]
         #expect(again.ok && again.counts.new == 0 && again.counts.updated == 0, "\(again)")
         let methods = Set(await world.simulator.electrumRequests().map(\.method))
-        #expect(methods == ["server.version", "blockchain.headers.subscribe", "blockchain.scripthash.subscribe"], "\(methods)")
+        #expect(methods == ["server.version", "blockchain.headers.subscribe", "server.features", "blockchain.scripthash.subscribe"], "\(methods)")
         #expect(again.roundTrips == 2, "the handshake, then every subscription in one write")
         #expect(try Self.ledger(world.database, asset: "node", updated: true) == before, "no row written")
     }
@@ -180,8 +191,8 @@ struct ElectrumPaymentLifeTests {
 struct ElectrumRefusalTests {
     static let cases: [(ElectrumFaultKind, String, String)] = [
         (.wrongTransaction, "blockchain.transaction.get", "not the transaction asked for"),
-        (.shortHeader(bytes: 79), "blockchain.block.header", "a block header is 80 bytes, not 79"),
-        (.wrongStatus, "blockchain.scripthash.subscribe", "does not match the history the server sent for it"),
+        (.shortHeader(bytes: 79), "blockchain.block.headers", "a block header is 80 bytes, not 79"),
+        (.wrongStatus, "blockchain.scripthash.subscribe", "of receive address 0 does not match the history the server sent for it"),
         (.notJSONRPC, "blockchain.scripthash.get_history", "is not JSON-RPC"),
         (.garbage, "blockchain.scripthash.get_history", "is not JSON-RPC"),
         (.error(code: 2, message: "daemon error: disk full"), "blockchain.scripthash.get_history",
@@ -215,6 +226,13 @@ struct ElectrumRefusalTests {
         #expect(error.hasPrefix("source 'node': \(world.simulator.electrumTCPURL)"), "\(error)")
         #expect(error.contains(message), "\(error)")
         #expect(!error.contains("\n"))
+        // The line names the source and asset, never the wallet's addresses or scripts (issue 26).
+        for address in try await world.database.walletAddresses(source: "node") {
+            let script = Hex.decode(address.script) ?? []
+            for token in [address.address, address.script, Script.electrumScripthash(script), Script.esploraScripthash(script)] {
+                #expect(!error.contains(token), "\(error) names \(address.label)")
+            }
+        }
         #expect(try Self.stored(world) == before, "nothing stored changed")
         #expect(reports.first { $0.source == "explorer" }?.ok == true, "the other source is still ingested")
     }

@@ -261,6 +261,35 @@ struct NotifierTests {
         #expect((bodies[0]?["error"] as? String)?.contains("500") == true)
     }
 
+    /// Issue 26: a failing wallet source's error text carried its addresses into the
+    /// `source.failing` webhook (to a public ntfy.sh in the README's example) and the log.
+    @Test("a wallet source's failure reaches the webhook, the log and ingest_runs naming its source and asset, never its addresses")
+    func failureTextsNameNoAddress() async throws {
+        let notify = try await NotifyWorld()
+        let engine = try notify.engine()
+        let address = SimulatedWorld.esploraAddresses[0]
+        try await notify.world.simulator.addFault(.status(500), at: "/esplora/address/\(address)*")
+        for _ in 1...3 {
+            let report = try await engine.ingestor.ingest(sources: ["cold"])[0]
+            #expect(!report.ok && report.error?.contains(address) == false, "\(String(describing: report.error))")
+            #expect(report.error?.contains("[listed address 1 of 'Cold storage']") == true, "\(String(describing: report.error))")
+        }
+        try await notify.receiver.start()
+        await notify.deliverDue(engine)
+        let body = try #require(try notify.receiver.acknowledged.first.map(Self.body))
+        let data = try #require(body["data"] as? [String: Any])
+        #expect(data["source"] as? String == "cold")
+        let error = try #require(data["error"] as? String)
+        #expect(error.contains("/esplora/address/[listed address 1 of 'Cold storage']") && error.contains("500"), "\(error)")
+        #expect(!notify.receiver.acknowledged.contains { $0.text.contains(address) })
+        let logged = notify.world.logs.entries.map(\.text).joined(separator: "\n")
+        #expect(!logged.contains(address) && logged.contains("[listed address 1 of 'Cold storage']"), "\(logged)")
+        let stored = try await DatabaseQueue(path: notify.world.databasePath).read { db in
+            try String.fetchAll(db, sql: "SELECT error FROM ingest_runs WHERE source = 'cold'")
+        }
+        #expect(stored.count == 3 && stored.allSatisfy { !$0.contains(address) && $0.contains("[listed address 1 of 'Cold storage']") }, "\(stored)")
+    }
+
     @Test("Rule 1's allocation and a goal reaching its target are announced with the transaction, the goal once")
     func allocationAndGoal() async throws {
         let notify = try await NotifyWorld()

@@ -110,7 +110,7 @@ struct RepeatedEntryTests {
         try await Self.serve(transactions, at: "/esplora/address/\(address)/txs", in: world)
         let report = try #require(try await world.engine().ingestor.ingest(sources: ["cold"]).first)
         #expect(!report.ok)
-        #expect(report.error?.hasSuffix("/address/\(address)/txs: txid \(copy["txid"] as! String) is listed twice with different contents") == true,
+        #expect(report.error?.hasSuffix("/address/[listed address 1 of 'Cold storage']/txs: txid \(copy["txid"] as! String) is listed twice with different contents") == true,
                 "\(report.error ?? "")")
         #expect(try world.database.transactions().isEmpty)
 

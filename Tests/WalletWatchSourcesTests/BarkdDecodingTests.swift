@@ -207,12 +207,32 @@ struct EsploraAmountTests {
             outputs: [.init(address: "bc1qshop", value: 60_000), .init(address: "bc1qmine2", value: 39_000)],
             fee: 1000, confirmed: true, blockHeight: 10, blockTime: 1_793_613_600)
         let observed = spend.observed(for: mine)
-        #expect(observed.amount == -61_000)
-        #expect(observed.counterparty == "bc1qshop")
-        #expect(observed.date == .at("2026-11-02T10:00:00Z"))
+        #expect(observed?.amount == -61_000)
+        #expect(observed?.counterparty == "bc1qshop")
+        #expect(observed?.date == .at("2026-11-02T10:00:00Z"))
         let transfer = ChainTransaction(txid: "u", inputs: [.init(address: "bc1qmine1", value: 5)], outputs: [.init(address: "bc1qmine2", value: 4)],
                                           fee: 1, confirmed: false, blockHeight: nil, blockTime: nil)
         #expect(transfer.amount(for: mine) == -1)
-        #expect(transfer.observed(for: mine).status == .pending)
+        #expect(transfer.observed(for: mine)?.status == .pending)
+    }
+
+    /// The crash a hostile server caused (issue 26): two outputs of 2^62 sat to the wallet
+    /// overflowed a trapping sum. Each side must add up within 21 million BTC, and no sum traps.
+    @Test("outputs that add up beyond 21 million BTC give no amount, whatever their size, and never trap")
+    func beyondTheSupply() {
+        let mine: Set<String> = ["bc1qmine1"]
+        let huge = ChainTransaction(txid: "h", inputs: [], outputs: [.init(address: "bc1qmine1", value: 1 << 62), .init(address: "bc1qmine1", value: 1 << 62)],
+                                    fee: nil, confirmed: true, blockHeight: 1, blockTime: 1)
+        #expect(huge.amount(for: mine) == nil && huge.observed(for: mine) == nil)
+        #expect(WalletSync.activity(of: "bc1qmine1", in: [huge]) == nil)
+        let max = ChainTransaction(txid: "m", inputs: [.init(address: "bc1qmine1", value: Int64.max)], outputs: [.init(address: "bc1qother", value: Int64.max)],
+                                   fee: nil, confirmed: false, blockHeight: nil, blockTime: nil)
+        #expect(max.amount(for: mine) == nil)
+        // Exactly the supply, on one side: an amount (no real transaction, but not absurd arithmetic).
+        let supply = ChainTransaction(txid: "s", inputs: [], outputs: [.init(address: "bc1qmine1", value: BitcoinSupply.maximumSats)],
+                                      fee: nil, confirmed: true, blockHeight: 1, blockTime: 1)
+        #expect(supply.amount(for: mine) == BitcoinSupply.maximumSats)
+        #expect(BitcoinSupply.sum([BitcoinSupply.maximumSats, 1]) == nil && BitcoinSupply.sum([Int64.max, Int64.max]) == nil)
+        #expect(BitcoinSupply.sum([-5, 3, 7]) == 5 && BitcoinSupply.add(Int64.min, -1) == nil)
     }
 }

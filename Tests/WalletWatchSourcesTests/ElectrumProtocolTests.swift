@@ -74,6 +74,8 @@ struct ElectrumProtocolTests {
     func versionsAndLimits() {
         #expect(["1.4", "1.4.2", "1.5", "1.6"].allSatisfy(ElectrumClient.isSupported))
         #expect(!["1.3", "1.7", "2.0", "1", "1.x", ""].contains(where: ElectrumClient.isSupported))
+        // Not versions as the protocol writes them, though Int() reads each part as a number.
+        #expect(!["+1.04", "1.04", "01.4", "1.+4", "1.4.", ".1.4", "1..4", "1.4.-2", " 1.4", "1.4\n", "١.٤"].contains(where: ElectrumClient.isSupported))
         #expect(ElectrumClient.explain(code: 10001, message: "history too large").contains("ElectrumX: MAX_SEND; Fulcrum: max_history"))
         #expect(ElectrumClient.explain(code: 1, message: "unknown method") == "the server answered with an error: unknown method (code 1)")
     }

@@ -20,7 +20,7 @@ struct ElectrumStatusOrderTests {
             bitcoin: BitcoinScenario()))
         let connector = try #require(ElectrumConnector(
             source: "node", url: simulator.electrumTCPURL, certificateSHA256: nil, route: .direct,
-            limits: .init(maxLineBytes: 1 << 20, timeout: .seconds(10)), connectTimeout: .seconds(10), clientName: "walletwatch-test"))
+            limits: .init(maxLineBytes: 1 << 20, timeout: .seconds(10)), connectTimeout: .seconds(10), clientName: "walletwatch-test", network: .regtest))
         let session = try await connector.open()
         let scripthash = Script.electrumScripthash(try Address(Self.address, network: .regtest).scriptPubKey)
 
@@ -72,16 +72,86 @@ struct ElectrumLongNotificationTests {
         let simulator = try await Simulator.start(scenario: Scenario(tipHeight: 110, bitcoin: BitcoinScenario()))
         let connector = try #require(ElectrumConnector(
             source: "node", url: simulator.electrumTCPURL, certificateSHA256: nil, route: .direct,
-            limits: .init(maxLineBytes: 1 << 20, timeout: .seconds(10)), connectTimeout: .seconds(10), clientName: "walletwatch-test"))
+            limits: .init(maxLineBytes: 1 << 20, timeout: .seconds(10)), connectTimeout: .seconds(10), clientName: "walletwatch-test", network: .regtest))
         let session = try await connector.open()
         try await session.client.ping()
         try await simulator.addElectrumFault(.longNotification(bytes: 100_000), on: "server.ping", times: 1)
         let error = await #expect(throws: SourceError.self) { try await session.client.ping() }
-        // The params: the two strings, their quotes, a comma and the brackets.
-        #expect(error?.description.contains("a blockchain.scripthash.subscribe notification of 100071 bytes; at most 4096 are expected") == true,
+        // The whole line: the JSON-RPC envelope, the method, the two strings.
+        #expect(error?.description.contains("a blockchain.scripthash.subscribe notification of 100141 bytes; at most 4096 are expected") == true,
                 "\(String(describing: error))")
         #expect(error?.description.contains("\n") == false)
         #expect(session.connection.failure != nil)
+        await simulator.stop()
+    }
+
+    /// Issue 26: the limit counted only `params`, so 80 notifications with an 8 MiB method name
+    /// were taken in (722 MB held by a one-shot ingest) and the pass succeeded.
+    @Test("the whole line counts: a notification with a 100 kB method name fails the connection, its name cut short in the line")
+    func longMethod() async throws {
+        let simulator = try await Simulator.start(scenario: Scenario(tipHeight: 110, bitcoin: BitcoinScenario()))
+        let session = try await ElectrumLongNotificationTests.connector(simulator).open()
+        try await simulator.addElectrumFault(.longNotification(bytes: 100_000, inMethod: true), on: "server.ping", times: 1)
+        let error = await #expect(throws: SourceError.self) { try await session.client.ping() }
+        let text = error?.description ?? ""
+        #expect(text.contains(" notification of 100") && text.contains("bytes; at most 4096 are expected"), "\(text.prefix(500))")
+        #expect(text.count < 600, "the method's 100 kB are not repeated in the line")
+        await simulator.stop()
+    }
+
+    /// A one-shot pass reads statuses from its own calls; notifications it will never read
+    /// must not pile up (the stream held up to 4,096 of them).
+    @Test("a session nobody follows keeps no notification; the daemon's keeps them for its watcher")
+    func unfollowedSessionsKeepNone() async throws {
+        let simulator = try await Simulator.start(scenario: Scenario(tipHeight: 110, bitcoin: BitcoinScenario()))
+        let line = #"{"jsonrpc":"2.0","method":"blockchain.headers.subscribe","params":[{"height":5,"hex":"00"}]}"#
+        for following in [false, true] {
+            let session = try await ElectrumLongNotificationTests.connector(simulator).open(following: following)
+            try await simulator.addElectrumFault(.notification(line: line, count: 10), on: "server.ping", times: 1)
+            try await session.client.ping()
+            // The answer came after the ten notifications: they have all been read.
+            session.connection.close()
+            var kept = 0
+            for await _ in session.connection.notifications { kept += 1 }
+            #expect(kept == (following ? 10 : 0), "following \(following): \(kept)")
+        }
+        await simulator.stop()
+    }
+
+    static func connector(_ simulator: Simulator) throws -> ElectrumConnector {
+        try #require(ElectrumConnector(
+            source: "node", url: simulator.electrumTCPURL, certificateSHA256: nil, route: .direct,
+            limits: .init(maxLineBytes: 1 << 20, timeout: .seconds(10)), connectTimeout: .seconds(10), clientName: "walletwatch-test", network: .regtest))
+    }
+}
+
+/// Issue 26: a notification with an upper-case scripthash, or a parameter past the two the
+/// protocol defines, was dropped, and the payment it announced waited for the hourly pass.
+@Suite("Electrum: notifications as servers may word them")
+struct ElectrumNotificationWordingTests {
+    @Test("a scripthash in any case and extra parameters are taken in; what cannot be read wakes a pass; an unasked script does not")
+    func wordings() async throws {
+        let simulator = try await Simulator.start(scenario: Scenario(tipHeight: 110, bitcoin: BitcoinScenario()))
+        let session = try await ElectrumLongNotificationTests.connector(simulator).open()
+        let scripthash = String(repeating: "ab", count: 32)
+        _ = session.subscription(scripthash)
+        let status = String(repeating: "c", count: 64)
+        func notify(_ method: String, _ params: String, line: Int) -> ElectrumSession.Change? {
+            session.apply(ElectrumNotification(method: method, parameters: Array(params.utf8), line: line))
+        }
+        #expect(notify("blockchain.scripthash.subscribe", #"["\#(scripthash.uppercased())", "\#(status)"]"#, line: 10) == .status(scripthash: scripthash))
+        #expect(session.cachedStatus(scripthash) == .some(status))
+        #expect(notify("blockchain.scripthash.subscribe", #"["\#(scripthash)", null, {"extra": 1}, 7]"#, line: 11) == .status(scripthash: scripthash))
+        #expect(session.cachedStatus(scripthash) == .some(nil))
+        #expect(notify("blockchain.headers.subscribe", #"[{"height": 111, "hex": "\#(String(repeating: "00", count: 80))"}, "more"]"#, line: 12) == .tip(height: 111))
+        // Unreadable: a malformed status, missing parameters, a method the session does not know.
+        #expect(notify("blockchain.scripthash.subscribe", #"["\#(scripthash)", "not a status"]"#, line: 13) == .unreadable(method: "blockchain.scripthash.subscribe"))
+        #expect(notify("blockchain.scripthash.subscribe", #"["\#(scripthash)"]"#, line: 14) == .unreadable(method: "blockchain.scripthash.subscribe"))
+        #expect(notify("blockchain.headers.subscribe", "{}", line: 15) == .unreadable(method: "blockchain.headers.subscribe"))
+        #expect(notify("blockchain.scripthash.subscribed", "[]", line: 16) == .unreadable(method: "blockchain.scripthash.subscribed"))
+        // A script never asked for is not taken in, in whatever case.
+        #expect(notify("blockchain.scripthash.subscribe", #"["\#(String(repeating: "CD", count: 32))", "\#(status)"]"#, line: 17) == nil)
+        session.connection.close()
         await simulator.stop()
     }
 }

@@ -31,6 +31,21 @@ struct JSONReaderTests {
         #expect(try read("1.5e3") { try $0.readDecimal() } == 1500)
     }
 
+    /// A valid JSON number too large for a decimal was called "malformed" (issue 26): the
+    /// message must say what is wrong with it, and only JSON that breaks the grammar is malformed.
+    @Test("a valid but huge number is out of range, not malformed; a number that breaks JSON's grammar is malformed")
+    func hugeDecimals() {
+        for huge in ["1e400", "-1E+999", "123456789e300"] {
+            let message = failure(huge) { _ = try $0.readDecimal() }
+            #expect(message?.contains("the number '\(huge)' is out of the range walletwatch reads") == true, "\(huge): \(String(describing: message))")
+            #expect(message?.contains("malformed") == false)
+        }
+        for broken in ["01.5", "1.", "1.e3", "1e", "1e+", "-", "-.5"] {
+            let message = failure(broken) { _ = try $0.readDecimal() }
+            #expect(message?.contains("malformed number") == true, "\(broken): \(String(describing: message))")
+        }
+    }
+
     @Test("strings decode escapes, surrogate pairs and UTF-8; raw control characters are refused")
     func strings() throws {
         #expect(try read(#""a\"b\\c\/d\n\u00e9\ud83c\udfe0 ü""#) { try $0.readString() } == "a\"b\\c/d\né🏠 ü")

@@ -26,8 +26,9 @@ struct SchemaTests {
         "notify_subscriptions", "notify_events", "notify_deliveries", "source_failures", "notify_goals_reached",
         // Regular saving plans: the plans, each due date handled, and the deposits reminders took.
         "saving_plans", "saving_plan_occurrences", "saving_plan_claims",
-        // Electrum sources: raw transactions, block headers, each script's history.
-        "chain_transactions", "block_headers", "script_histories",
+        // Electrum sources: raw transactions, block headers, each script's history, each
+        // confirmed transaction's proof.
+        "chain_transactions", "block_headers", "script_histories", "transaction_proofs",
     ]
     /// Readers see assets and transactions through views that leave out unpublished passes.
     static let views: Set<String> = ["assets", "transactions"]

@@ -68,6 +68,9 @@ public struct SourceConfig: Sendable, Equatable {
     public var gapLimit: Int
     /// HD wallets: the same for the change chain.
     public var changeGapLimit: Int
+    /// HD wallets: the most addresses one pass adds to the window. A server that calls every
+    /// address used would otherwise grow it without end; the next pass goes on from there.
+    public var maxAddressesPerPass: Int = SourceConfig.defaultMaxAddressesPerPass
     public var intervalSeconds: Int
     /// electrum: the SHA-256 of the server's own certificate (lowercase hex), pinned: exactly
     /// that certificate is accepted, any other refused (a self-signed node's usual case).
@@ -107,6 +110,9 @@ public struct SourceConfig: Sendable, Equatable {
 
     /// BIP44's gap limit, which Electrum, Sparrow and BDK also use.
     public static let defaultGapLimit = 20
+    /// `max_addresses_per_pass` unless the config says otherwise: far more than a wallet's
+    /// first pass needs (hundreds of used addresses), a few megabytes of memory.
+    public static let defaultMaxAddressesPerPass = 10_000
 }
 
 /// Where a secret lives. The secret itself is read only when needed and never printed.

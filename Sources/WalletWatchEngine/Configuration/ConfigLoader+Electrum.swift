@@ -1,6 +1,7 @@
 import Foundation
 import WalletWatchBitcoin
 import WalletWatchCore
+import WalletWatchNet
 
 extension ConfigLoader {
     /// An electrum source's `url` in Electrum's notation, `tcp://HOST:PORT` or
@@ -47,14 +48,20 @@ extension ConfigLoader {
         return hex
     }
 
-    /// SPEC.md section 22: a `.onion` host reached without a proxy could only leak a DNS query
-    /// for it; refused when the config is read, before any connection is made.
+    /// SPEC.md section 22: a `.onion` host reached without a proxy that resolves names itself
+    /// could only leak a DNS query for it; refused when the config is read, before any
+    /// connection is made. `xxx.onion.` (a trailing dot) is an onion name too, and a
+    /// `socks5://` or `socks4://` proxy resolves names on this machine: neither counts as a route.
     static func refuseOnionsWithoutProxy(_ config: AppConfig) throws {
         guard let file = config.file else { return }
         let routing = config.http.routing
         func check(_ host: String, own: String?, what: String) throws {
-            guard NetworkRouting.isOnion(host), routing.route(own: own).proxy(for: host) == nil else { return }
-            throw ConfigError(file: file, message: "\(what) is an onion service (\(host)) but no proxy leads there: set [http] proxy = \"socks5h://127.0.0.1:9050\" (Tor's SOCKS port) or the entry's own proxy; reaching it directly would only leak its name to your DNS", kind: .refused)
+            guard NetworkRouting.isOnion(host) else { return }
+            let proxy = routing.route(own: own).proxy(for: host)
+            if let proxy, NetworkRouting.resolvesNames(proxy) { return }
+            let route = proxy.map { "its proxy \(URLRedaction.redact($0)) resolves names on this machine (write socks5h:// to let the proxy resolve them)" }
+                ?? "no proxy leads there: set [http] proxy = \"socks5h://127.0.0.1:9050\" (Tor's SOCKS port) or the entry's own proxy"
+            throw ConfigError(file: file, message: "\(what) is an onion service (\(host)) but \(route); reaching it that way would only leak its name to your DNS", kind: .refused)
         }
         for (index, source) in config.sources.enumerated() {
             try check(source.host, own: source.proxy, what: "sources[\(index + 1)] '\(source.name)'")

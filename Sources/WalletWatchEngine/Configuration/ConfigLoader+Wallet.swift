@@ -11,6 +11,7 @@ extension ConfigLoader {
         let xpub = try reader.string("xpub")
         let gapLimit = try reader.int("gap_limit", in: 1...10_000)
         let changeGapLimit = try reader.int("change_gap_limit", in: 1...10_000)
+        let maxAddresses = try reader.int("max_addresses_per_pass", in: 1...10_000_000)
         guard !addresses.isEmpty || !descriptors.isEmpty || xpub != nil else {
             throw reader.error("addresses", "of source '\(source.name)' is missing or empty; list the addresses to watch, e.g. [\"bc1q...\"], or give an HD wallet's `descriptors` or `xpub`")
         }
@@ -24,8 +25,8 @@ extension ConfigLoader {
             }
         }
         guard !descriptors.isEmpty || xpub != nil else {
-            if gapLimit != nil || changeGapLimit != nil {
-                throw reader.error(gapLimit != nil ? "gap_limit" : "change_gap_limit",
+            if gapLimit != nil || changeGapLimit != nil || maxAddresses != nil {
+                throw reader.error(gapLimit != nil ? "gap_limit" : changeGapLimit != nil ? "change_gap_limit" : "max_addresses_per_pass",
                                    "of source '\(source.name)' applies to HD wallets only; give the source `descriptors` or `xpub`, or remove it")
             }
             return
@@ -37,5 +38,6 @@ extension ConfigLoader {
         }
         source.gapLimit = gapLimit ?? SourceConfig.defaultGapLimit
         source.changeGapLimit = changeGapLimit ?? SourceConfig.defaultGapLimit
+        source.maxAddressesPerPass = maxAddresses ?? SourceConfig.defaultMaxAddressesPerPass
     }
 }

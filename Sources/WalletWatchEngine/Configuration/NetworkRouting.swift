@@ -30,9 +30,22 @@ public struct NetworkRouting: Sendable, Equatable {
         }
     }
 
-    /// Whether `host` is a Tor onion service, reachable only through Tor.
+    /// Whether `host` is a Tor onion service, reachable only through Tor. Trailing dots are
+    /// dropped first: `xxx.onion.` is the same name written as fully qualified, and would
+    /// otherwise slip past the check and be resolved locally.
     public static func isOnion(_ host: String) -> Bool {
-        host.lowercased().hasSuffix(".onion")
+        var name = Substring(host.lowercased())
+        while name.hasSuffix(".") { name = name.dropLast() }
+        return name.hasSuffix(".onion")
+    }
+
+    /// Whether the proxy at `url` resolves host names itself, so that a name never reaches this
+    /// machine's DNS: `socks5h` and `socks4a` send the name to the proxy, an HTTP proxy gets it
+    /// in its CONNECT; `socks5` and `socks4` resolve it here first (libcurl's meaning).
+    public static func resolvesNames(_ url: String) -> Bool {
+        // libcurl reads a proxy without a scheme as an HTTP proxy.
+        guard let colon = url.range(of: "://") else { return true }
+        return ["socks5h", "socks4a", "http", "https"].contains(url[..<colon.lowerBound].lowercased())
     }
 
     /// A proxy URL the config accepts: libcurl's SOCKS and HTTP proxies, with a host.

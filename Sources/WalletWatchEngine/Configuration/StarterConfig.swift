@@ -46,6 +46,7 @@ public enum StarterConfig {
         # addresses = ["bc1q..."]          # may be added: the same wallet
         # gap_limit = 20                   # unused receive addresses in a row before discovery stops
         # change_gap_limit = 20
+        # max_addresses_per_pass = 10000   # the most addresses one pass adds (a lying server cannot grow it without end)
 
         # The same wallet through your own node's Electrum server (electrs, Fulcrum, ElectrumX on
         # Umbrel, Start9, RaspiBlitz): no explorer learns your addresses, and `run` is told of a

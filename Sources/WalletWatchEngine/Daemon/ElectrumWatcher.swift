@@ -31,11 +31,11 @@ struct ElectrumWatcher: Sendable {
         var failures = 0
         while !stopping() {
             do {
-                let session = try await clients.electrum(source).open()
+                let session = try await clients.electrum(source).open(following: true)
                 clients.sessions.set(session, for: source.name)
                 logger.info("electrum session open", metadata: [
                     "source": "\(source.name)", "server": "\(session.version.software)", "protocol": "\(session.version.protocolVersion)",
-                    "tip": "\(session.tip.height)",
+                    "chain": "\(session.chain.name)", "tip": "\(session.tip.height)",
                 ])
                 let opened = ContinuousClock.now
                 // A new session: the next pass subscribes every script and compares.

@@ -16,8 +16,9 @@ import WalletWatchSources
 /// target beside all this (``Notifier``), never holding up an ingest.
 ///
 /// Graceful shutdown (SIGINT/SIGTERM) stops new work and wakes every waiting loop; an ingest
-/// already running finishes its pass (or, cut off, gives it up and leaves nothing of it): the
-/// database is never left half-written.
+/// already running is cancelled (between an Electrum or Esplora wallet's rounds, or in its
+/// transfers) and gives its pass up, leaving nothing of it: the database is never left
+/// half-written.
 public struct Scheduler: Service {
     let engine: Engine
     let backfillTiming: BackfillTiming
@@ -112,7 +113,12 @@ public struct Scheduler: Service {
     private func ingestLoop(_ source: SourceConfig, wakeup: Wakeup, plans: Wakeup) async {
         var failures = 0
         while !stopping {
-            let report = await engine.ingestor.ingest(source, full: false)
+            // Cancelled at shutdown: a pass that would not end on its own (a server that keeps
+            // the window growing, one that never stops answering) must not hold the daemon up.
+            // A pass is stored whole or not at all, so a cancelled one leaves nothing behind.
+            let ingestor = engine.ingestor
+            let report = await cancelWhenGracefulShutdown { await ingestor.ingest(source, full: false) }
+            guard !stopping else { break }
             onReport(report)
             // A deposit just ingested may fulfil a reminder: decide it now, not within the minute.
             if report.ok, report.counts.new + report.counts.updated > 0 { await plans.fire() }

@@ -96,7 +96,13 @@ public struct Ingestor: Sendable {
             return IngestReport(source: source.name, ok: true, counts: result.counts, error: nil, duration: duration,
                                 warnings: result.warnings, requests: result.requests, roundTrips: result.roundTrips)
         } catch {
-            let reason = (error as? any Classified)?.description ?? String(describing: error)
+            // Cancelled (the daemon is stopping): not a failure of the source, nothing recorded.
+            if Task.isCancelled {
+                logger.notice("pass cancelled: the daemon is stopping; nothing of it is stored")
+                return IngestReport(source: source.name, ok: false, counts: IngestCounts(), error: "cancelled: the daemon is stopping; nothing of the pass was stored",
+                                    duration: ContinuousClock.now - started, warnings: [], requests: nil, roundTrips: nil)
+            }
+            let reason = await redacted((error as? any Classified)?.description ?? String(describing: error), of: source)
             logger.error("ingest failed: \(reason)")
             do {
                 try await database.recordIngestFailure(source: source.name, startedAt: startedAt, finishedAt: clock.now, error: reason)
@@ -106,6 +112,14 @@ public struct Ingestor: Sendable {
             return IngestReport(source: source.name, ok: false, counts: IngestCounts(), error: reason,
                                 duration: ContinuousClock.now - started, warnings: [], requests: nil, roundTrips: nil)
         }
+    }
+
+    /// A wallet source's failure without its addresses and scripts (``WalletRedaction``): it
+    /// is logged, stored and sent in `source.failing`.
+    func redacted(_ text: String, of source: SourceConfig) async -> String {
+        guard source.watchesAddresses else { return text }
+        let stored = (try? await database.walletAddresses(source: source.name)) ?? []
+        return WalletRedaction(source: source, stored: stored).redact(text)
     }
 
     /// A barkd pass. The history (the one answer that grows without bound) is kept in a file
@@ -252,7 +266,7 @@ public struct Ingestor: Sendable {
         let pass = try await claim(source.name, now: clock.now)
         do {
             let counts = try await WalletIngest.publish(outcome, of: source, in: pass, startedAt: startedAt)
-            return PassResult(counts: counts, warnings: WalletIngest.warnings(outcome), requests: outcome.requests, roundTrips: outcome.roundTrips)
+            return PassResult(counts: counts, warnings: WalletIngest.warnings(outcome, of: source), requests: outcome.requests, roundTrips: outcome.roundTrips)
         } catch {
             await giveUp(pass, source: source.name)
             throw error

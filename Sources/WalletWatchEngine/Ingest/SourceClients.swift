@@ -45,7 +45,7 @@ public struct SourceClients: Sendable {
         ElectrumConnector(
             source: source.name, url: source.url, certificateSHA256: source.certificateSHA256, route: route(source),
             limits: ElectrumConnection.Limits(maxLineBytes: config.maxResponseBytes, timeout: .seconds(config.timeoutSeconds)),
-            connectTimeout: .seconds(min(30, config.timeoutSeconds)), clientName: "walletwatch \(WalletWatchVersion.current)")!
+            connectTimeout: .seconds(min(30, config.timeoutSeconds)), clientName: "walletwatch \(WalletWatchVersion.current)", network: source.network)!
     }
 
     /// Runs `body` with a chain backend for an esplora or electrum source that keeps nothing

@@ -17,7 +17,7 @@ struct WalletIngest: Sendable {
         // The config checked every address against the network when it was read.
         let listed = source.addresses.compactMap { try? Address($0, network: source.network) }
         return WalletSync(source: source.name, backend: backend, wallet: source.wallet, addresses: listed, gapLimit: source.gapLimit,
-                          changeGapLimit: source.changeGapLimit)
+                          changeGapLimit: source.changeGapLimit, maxNewAddresses: source.maxAddressesPerPass)
     }
 
     /// Asks an Esplora explorer what changed since the stored addresses and transactions.
@@ -39,6 +39,7 @@ struct WalletIngest: Sendable {
     }
 
     /// What `source`'s earlier passes kept, read from the database as the backend needs it.
+    /// Headers are parsed back from their 80 bytes (verified before they were stored).
     static func store(_ database: AppDatabase, source: String) -> ElectrumStore {
         ElectrumStore(
             histories: { scripts in
@@ -48,9 +49,18 @@ struct WalletIngest: Sendable {
             },
             transactions: { txids in try await database.rawTransactions(txids) },
             headers: { heights in
-                try await database.blockHeaders(source: source, heights: heights).mapValues { StoredBlockHeader(hash: $0.hash, time: $0.time) }
+                try await database.blockHeaders(source: source, heights: heights).compactMapValues { try? BlockHeader(parsing: $0.raw) }
             },
-            listedElsewhere: { txids, scripts in try await database.txidsListed(source: source, txids: txids, excluding: scripts) })
+            topHeader: { height in
+                guard let top = try await database.topBlockHeader(source: source, above: height) else { return nil }
+                return (try? BlockHeader(parsing: top.raw)).map { (top.height, $0) }
+            },
+            listedElsewhere: { txids, scripts in try await database.txidsListed(source: source, txids: txids, excluding: scripts) },
+            proofs: { txids in
+                try await database.transactionProofs(source: source, txids: txids).mapValues { TransactionProof(height: $0.height, blockHash: $0.blockHash) }
+            },
+            highestConfirmedHeight: { try await database.highestConfirmedHeight(source: source) },
+            unprovenScripts: { try await database.unprovenScripts(source: source) })
     }
 
     /// Records `outcome` in `pass` and publishes it: the wallet's transactions, balance and
@@ -69,15 +79,22 @@ struct WalletIngest: Sendable {
             let records = outcome.records
             guard !records.isEmpty else { return }
             try publication.saveRawTransactions(records.transactions)
-            try publication.saveBlockHeaders(records.headers.mapValues { ($0.hash, $0.time) }, invalidFrom: records.headersInvalidFrom)
+            try publication.saveBlockHeaders(records.headers.mapValues { ($0.hashHex, Int64($0.time), $0.serialized) }, invalidFrom: records.headersInvalidFrom)
+            try publication.saveTransactionProofs(records.proofs.mapValues { ($0.height, $0.blockHash) })
             try publication.saveScriptHistories(records.histories.mapValues { $0.map { ($0.txid, $0.height) } })
         }
     }
 
     /// What is worth saying about a pass that did not stop it.
-    static func warnings(_ outcome: WalletSync.Outcome) -> [String] {
-        outcome.replacedStoredAddresses
-            ? ["the stored addresses were derived from other keys (the descriptors or xpub changed); they were replaced by this wallet's, and reservations on them are gone"]
-            : []
+    static func warnings(_ outcome: WalletSync.Outcome, of source: SourceConfig) -> [String] {
+        var warnings: [String] = []
+        if outcome.replacedStoredAddresses {
+            warnings.append("the stored addresses were derived from other keys (the descriptors or xpub changed); they were replaced by this wallet's, and reservations on them are gone")
+        }
+        if outcome.windowCapped {
+            let asset = source.asset ?? source.name
+            warnings.append("this pass added max_addresses_per_pass = \(source.maxAddressesPerPass) addresses to the wallet's window and stopped there; the next pass goes on. A wallet that really uses that many can raise the limit; `walletwatch asset addresses '\(asset)' --deep N` shows which addresses past the window are used (a server that calls every address used is lying)")
+        }
+        return warnings
     }
 }

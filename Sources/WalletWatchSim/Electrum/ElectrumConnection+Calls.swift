@@ -112,9 +112,13 @@ extension ElectrumConnection {
             return counted(Outcome(answer: .message(ElectrumWire.reply(id, error: ElectrumError(code, message)))))
         case .historyTooLarge?:
             return counted(Outcome(answer: .message(ElectrumWire.reply(id, error: .historyTooLarge))))
-        case .longNotification(let bytes)?:
-            send(ElectrumWire.notification("blockchain.scripthash.subscribe", [.string(String(repeating: "0", count: 64)),
-                                                                                .string(String(repeating: "f", count: bytes))]))
+        case .longNotification(let bytes, let inMethod, let count)?:
+            let long = String(repeating: "f", count: bytes)
+            let notification = ElectrumWire.notification(inMethod ? long : "blockchain.scripthash.subscribe",
+                                                         [.string(String(repeating: "0", count: 64)), .string(inMethod ? String(repeating: "f", count: 64) : long)])
+            for _ in 0..<max(0, count) { send(notification) }
+        case .notification(let line, let count)?:
+            for _ in 0..<max(0, count) { send(raw: ByteBuffer(string: line + "\n")) }
         default:
             break
         }

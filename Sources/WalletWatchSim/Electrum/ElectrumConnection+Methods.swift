@@ -20,7 +20,7 @@ extension ElectrumConnection {
         case "server.peers.subscribe", "mempool.get_fee_histogram":
             return .array([])
         case "blockchain.headers.subscribe":
-            let tip = await state.electrumTip()
+            let tip = await tip(fault: fault)
             session.withLockedValue { $0.lastTipHash = tip.hash }
             return ElectrumWire.header(tip.height, Self.cut(tip.header, fault))
         case "blockchain.block.header":
@@ -41,8 +41,7 @@ extension ElectrumConnection {
             let balance = await state.electrumBalance(try params.scripthash())
             return .object([.init("confirmed", .int(balance.confirmed)), .init("unconfirmed", .int(balance.unconfirmed))])
         case "blockchain.scripthash.get_history":
-            let history = await state.electrumHistory(try params.scripthash())
-            return .array((fault == .repeatedEntry ? Self.repeatingFirst(history) : history).map(Self.historyItem))
+            return .array(await history(try params.scripthash(), fault: fault).map(Self.historyItem))
         case "blockchain.scripthash.get_mempool":
             return .array(await state.electrumHistory(try params.scripthash()).filter { $0.height <= 0 }.map(Self.historyItem))
         case "blockchain.scripthash.listunspent":
@@ -57,7 +56,8 @@ extension ElectrumConnection {
         case "blockchain.transaction.get_merkle":
             let txid = try params.txid()
             let height = try params.nonNegative(1, "height")
-            let proof = try await state.electrumMerkle(txid, height: height)
+            let forged = forgedTransaction(txid, fault: fault) != nil
+            let proof = forged ? try await state.electrumForgedMerkle(txid, height: height) : try await state.electrumMerkle(txid, height: height)
             return .object([.init("block_height", .int(Int64(height))), .init("merkle", .array(proof.branch.map(JSONValue.string))),
                             .init("pos", .int(Int64(proof.position)))])
         case "blockchain.transaction.id_from_pos":
@@ -95,7 +95,7 @@ extension ElectrumConnection {
         guard try params.nonNegative(1, "cp_height", absent: 0) == 0 else {
             throw .bad("walletwatch-sim does not serve checkpoint proofs (cp_height)")
         }
-        guard let header = await state.electrumHeaders(from: height, count: 1).first else { throw .outOfRange(height) }
+        guard let header = await headers(from: height, count: 1, fault: fault).first else { throw .outOfRange(height) }
         return .string(Hex.encode(Self.cut(header, fault)))
     }
 
@@ -105,7 +105,7 @@ extension ElectrumConnection {
         guard try params.nonNegative(2, "cp_height", absent: 0) == 0 else {
             throw .bad("walletwatch-sim does not serve checkpoint proofs (cp_height)")
         }
-        let headers = await state.electrumHeaders(from: start, count: count).map { Self.cut($0, fault) }
+        let headers = await headers(from: start, count: count, fault: fault).map { Self.cut($0, fault) }
         let listed: JSONValue = version >= ElectrumVersion(parts: [1, 6])
             ? .array(headers.map { .string(Hex.encode($0)) }) : .string(Hex.encode(headers.joined()))
         return .object([.init("count", .int(Int64(headers.count))), .init(version >= ElectrumVersion(parts: [1, 6]) ? "headers" : "hex", listed),
@@ -119,10 +119,8 @@ extension ElectrumConnection {
         if fault == .wrongStatus {
             return .string(ElectrumStatus.of([ScriptHistoryItem(txid: status ?? scripthash, height: -2, fee: nil)]) ?? "")
         }
-        if fault == .repeatedEntry {
-            return ElectrumStatus.of(Self.repeatingFirst(await state.electrumHistory(scripthash))).map(JSONValue.string) ?? .null
-        }
-        return status.map(JSONValue.string) ?? .null
+        // A lying history comes with the status that hashes it: the lie is consistent.
+        return ElectrumStatus.of(await history(scripthash, fault: fault)).map(JSONValue.string) ?? .null
     }
 
     /// `history` with its first entry listed again, one block later (the `repeated_entry` fault).
@@ -138,6 +136,7 @@ extension ElectrumConnection {
             guard let described = await state.verboseTransaction(txid) else { throw Self.noSuchTransaction }
             return described
         }
+        if let forged = forgedTransaction(txid, fault: fault) { return .string(Hex.encode(forged)) }
         guard var bytes = await state.rawTransaction(txid) else { throw Self.noSuchTransaction }
         if fault == .wrongTransaction, var raw = try? RawTransaction(parsing: bytes), !raw.outputs.isEmpty {
             // Another transaction: it parses, but its hash is not the txid asked for.

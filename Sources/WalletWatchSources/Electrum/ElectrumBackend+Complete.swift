@@ -39,7 +39,7 @@ extension ElectrumBackend {
         // The outputs their inputs spend: the wallet's own (stored, or read in this pass).
         let parents = Set(transactions.values.flatMap { $0.inputs.filter { !$0.isCoinbase }.map(\.previousTxid) }).subtracting(transactions.keys)
         for (txid, raw) in try await store.transactions(Array(parents)) {
-            transactions[txid] = try RawTransaction(parsing: raw)
+            transactions[txid] = try storedTransaction(txid, raw)
         }
         // A spend of the wallet's with inputs of others (a payjoin, a coinjoin) needs their
         // parents for its fee; a payment received does not (its fee is the payer's).
@@ -47,11 +47,18 @@ extension ElectrumBackend {
         let foreign = Set(spends.flatMap { transactions[$0]!.inputs.filter { !$0.isCoinbase }.map(\.previousTxid) }).subtracting(transactions.keys)
         transactions.merge(try await raw(Array(foreign), keepingFetched: &records)) { stored, _ in stored }
 
-        let times = try await blockTimes(Set(heights.values.filter { $0 > 0 }), records: &records)
+        // Every confirmed transaction reported is proven in a verified header before it is
+        // dated by it: a server's word alone never makes a payment confirmed.
+        let confirmed = heights.filter { $0.value > 0 }
+        let headers = try await HeaderChainSync(client: client, chain: session.chain, store: store,
+                                                latestTime: now.millisecondsSinceEpoch / 1000 + HeaderChainSync.futureLimit, full: fullPass)
+            .headers(at: Set(confirmed.values), tip: session.tip, records: &records)
+        try await prove(confirmed, in: headers, records: &records)
+        let times = headers.mapValues { Int64($0.time) }
         let walletAddresses = Set(walletScripts.values)
         var built: [String: ChainTransaction] = [:]
         for (txid, height) in heights {
-            built[txid] = chainTransaction(txid, transactions, height: height, time: height > 0 ? times[height] : nil, walletScripts,
+            built[txid] = try chainTransaction(txid, transactions, height: height, time: height > 0 ? times[height] : nil, walletScripts,
                                            walletAddresses)
         }
 
@@ -62,7 +69,7 @@ extension ElectrumBackend {
             if let read = changed[script] {
                 let history = read.history.map { built[$0.txid]! }
                 guard let activity = WalletSync.activity(of: reading.address.address, in: history) else {
-                    throw session.connection.problem("the history of \(reading.address.address) adds up beyond any amount of bitcoin",
+                    throw session.connection.problem("the history of \(reading.address.label) adds up beyond any amount of bitcoin",
                                                      method: "blockchain.scripthash.get_history")
                 }
                 reading.address.activity = activity
@@ -85,7 +92,7 @@ extension ElectrumBackend {
         var parsed: [String: RawTransaction] = [:]
         let stored = try await store.transactions(txids)
         for (txid, raw) in stored {
-            parsed[txid] = try RawTransaction(parsing: raw)
+            parsed[txid] = try storedTransaction(txid, raw)
         }
         let missing = txids.filter { stored[$0] == nil }
         for (txid, fetched) in zip(missing, try await client.transactions(missing)) {
@@ -95,29 +102,34 @@ extension ElectrumBackend {
         return parsed
     }
 
-    /// The time of the block at each height: stored headers, unless the tip shows that a reorg
-    /// replaced them, and the rest fetched (one write) and added to `records`.
-    private func blockTimes(_ heights: Set<Int64>, records: inout ChainRecords) async throws -> [Int64: Int64] {
-        let tip = session.tip
-        let check = [tip.height - 1, tip.height].filter { $0 >= 0 }
-        var known = try await store.headers(Array(heights.union(check)))
-        // The tip's parent as stored is not the tip's parent: a reorg replaced stored blocks.
-        // How deep is unknown without asking; the last 100 are forgotten and read again.
-        let parentMatches = known[tip.height - 1].map { $0.hash == tip.header.previousHashHex } ?? true
-        let tipMatches = known[tip.height].map { $0.hash == tip.header.hashHex } ?? true
-        if !parentMatches || !tipMatches {
-            let from = max(0, tip.height - 100)
-            records.headersInvalidFrom = from
-            known = known.filter { $0.key < from }
+    /// Checks that each of `confirmed` (txid and height) is in its block: its Merkle branch
+    /// (`blockchain.transaction.get_merkle`, one write for all) must lead from its txid to the
+    /// Merkle root of the verified header at that height. A proof stored by an earlier pass
+    /// holds while that header is the one stored (a reorg replaces it); a full pass asks again.
+    private func prove(_ confirmed: [String: Int64], in headers: [Int64: BlockHeader], records: inout ChainRecords) async throws {
+        let stored = fullPass ? [:] : try await store.proofs(Array(confirmed.keys))
+        let wanted = confirmed.filter { txid, height in stored[txid] != TransactionProof(height: height, blockHash: headers[height]!.hashHex) }
+            .sorted { $0.key < $1.key }
+        let method = "blockchain.transaction.get_merkle"
+        for ((txid, height), answer) in zip(wanted, try await client.merkleBranches(wanted.map { ($0.key, $0.value) })) {
+            let header = headers[height]!
+            guard answer.height == height else {
+                throw session.connection.problem("the proof of transaction \(txid) is for block \(answer.height), not block \(height) where its history lists it",
+                                                 method: method)
+            }
+            let root: [UInt8]
+            do {
+                root = try answer.branch.root(from: HeaderChainSync.internalOrder(txid))
+            } catch {
+                throw session.connection.problem("the proof of transaction \(txid) in block \(height) is forged: \(error)", method: method)
+            }
+            guard root == header.merkleRoot else {
+                throw session.connection.problem(
+                    "transaction \(txid) is not in block \(height): its proof leads to another Merkle root than the block's header (\(header.hashHex)); the server reports a payment the chain does not hold",
+                    method: method)
+            }
+            records.proofs[txid] = TransactionProof(height: height, blockHash: header.hashHex)
         }
-        var times = known.filter { heights.contains($0.key) }.mapValues(\.time)
-        let missing = heights.filter { times[$0] == nil }.sorted()
-        for (height, header) in zip(missing, try await client.headers(missing)) {
-            times[height] = Int64(header.time)
-            records.headers[height] = StoredBlockHeader(hash: header.hashHex, time: Int64(header.time))
-        }
-        records.headers[tip.height] = StoredBlockHeader(hash: tip.header.hashHex, time: Int64(tip.header.time))
-        return times
     }
 
     /// The wallet's address that `input` spends from, when the output it spends is the wallet's.
@@ -129,16 +141,35 @@ extension ElectrumBackend {
         return (address, output.value)
     }
 
+    /// A transaction an earlier pass stored, read with the same bounds as a fetched one (a
+    /// version before them may have stored one beyond them).
+    private func storedTransaction(_ txid: String, _ raw: [UInt8]) throws -> RawTransaction {
+        do {
+            return try RawTransaction.bounded(raw)
+        } catch {
+            throw session.connection.problem("the stored transaction \(txid) \(error); `walletwatch ingest --full` reads it again",
+                                             method: "blockchain.transaction.get")
+        }
+    }
+
     /// `txid` as the wallet sees it: its inputs valued where the wallet owns what they spend (or
     /// their parents were fetched), its outputs' addresses, its fee when every input's value is
-    /// known, its block's height and time (a height of 0 or -1: in the mempool).
+    /// known, its block's height and time (a height of 0 or -1: in the mempool). Its inputs'
+    /// values must add up within the 21 million BTC that can exist and cover its outputs (each
+    /// parent is checked against its txid, so only an invalid transaction spends more).
     private func chainTransaction(_ txid: String, _ transactions: [String: RawTransaction], height: Int64, time: Int64?,
-                                  _ walletScripts: [String: String], _ walletAddresses: Set<String>) -> ChainTransaction {
+                                  _ walletScripts: [String: String], _ walletAddresses: Set<String>) throws -> ChainTransaction {
         let transaction = transactions[txid]!
         var inputValues: Int64? = 0
+        var inputsBeyondSupply = false
+        func count(_ value: Int64) {
+            guard let total = inputValues else { return }
+            inputValues = BitcoinSupply.add(total, value)
+            if inputValues == nil { inputsBeyondSupply = true }
+        }
         let inputs = transaction.inputs.map { input -> ChainTransaction.Leg in
             if let own = walletOutput(input, transactions, walletScripts) {
-                inputValues = inputValues.map { $0 + own.value }
+                count(own.value)
                 return ChainTransaction.Leg(address: own.address, value: own.value)
             }
             guard !input.isCoinbase, let parent = transactions[input.previousTxid], Int(input.previousIndex) < parent.outputs.count else {
@@ -146,8 +177,15 @@ extension ElectrumBackend {
                 return ChainTransaction.Leg(address: nil, value: 0)
             }
             let output = parent.outputs[Int(input.previousIndex)]
-            inputValues = inputValues.map { $0 + output.value }
+            count(output.value)
             return ChainTransaction.Leg(address: Address(scriptPubKey: output.scriptPubKey, network: network)?.description, value: output.value)
+        }
+        // Bounded when the transaction was read.
+        let paid = BitcoinSupply.sum(transaction.outputs.lazy.map(\.value)) ?? 0
+        guard !inputsBeyondSupply, inputValues.map({ $0 >= paid }) ?? true else {
+            throw session.connection.problem(
+                "transaction \(txid) spends inputs worth \(inputsBeyondSupply ? "more than 21 million BTC" : "\(inputValues ?? 0) sat") and pays \(paid) sat: no valid transaction does",
+                method: "blockchain.transaction.get")
         }
         let outputs = transaction.outputs.map { output in
             ChainTransaction.Leg(address: walletScripts[Hex.encode(output.scriptPubKey)]
@@ -155,7 +193,7 @@ extension ElectrumBackend {
                                  value: output.value)
         }
         let spendsOwn = inputs.contains { $0.address.map(walletAddresses.contains) == true }
-        let fee = spendsOwn ? inputValues.map { $0 - transaction.outputs.reduce(0) { $0 + $1.value } } : nil
+        let fee = spendsOwn ? inputValues.map { $0 - paid } : nil
         return ChainTransaction(txid: txid, inputs: inputs, outputs: outputs, fee: fee, confirmed: height > 0,
                                 blockHeight: height > 0 ? height : nil, blockTime: time)
     }

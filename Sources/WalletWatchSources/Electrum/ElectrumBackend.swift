@@ -19,6 +19,11 @@ public final class ElectrumBackend: ChainBackend {
     let store: ElectrumStore
     /// The histories read in this pass, by script hex, with the status each was checked against.
     private let read = Mutex<[String: (status: String?, history: [ScriptHistoryEntry])]>([:])
+    /// Whether this pass is a full one (`ingest --full`): every header and proof asked again.
+    private let full = Mutex(false)
+    /// The scripts whose stored confirmed transactions lack a proof that holds, once the pass's
+    /// first round has looked (and checked the server's tip against what is stored).
+    private let unproven = Mutex<Set<String>?>(nil)
 
     /// A backend for one pass over `session`, reading addresses of `network`, with what earlier
     /// passes kept in `store`.
@@ -36,6 +41,8 @@ public final class ElectrumBackend: ChainBackend {
     }
 
     public func read(_ entries: [WalletAddress], full: Bool, now: Instant) async throws -> ChainRead {
+        self.full.withLock { $0 = $0 || full }
+        let unproven = try await startPass()
         let before = session.connection.counts
         let hashes = entries.map(Self.scripthash)
         // One write: subscriptions the session lacks, and the histories of scripts read for
@@ -72,7 +79,15 @@ public final class ElectrumBackend: ChainBackend {
         for (index, history) in zip(moved, try await client.histories(moved.map { hashes[$0] })) {
             histories[index] = history
         }
-        try await verify(&histories, hashes: hashes)
+        // Scripts whose status did not move but whose stored confirmed transactions lack a
+        // proof that holds (stored before walletwatch proved them, or whose block a reorg
+        // replaced): their stored history is read again and completed, which proves them.
+        let unprovenEntries = entries.indices.filter { histories[$0] == nil && unproven.contains(entries[$0].script) }
+        if !unprovenEntries.isEmpty {
+            let stored = try await store.histories(unprovenEntries.map { entries[$0].script })
+            for index in unprovenEntries { histories[index] = stored[entries[index].script] }
+        }
+        try await verify(&histories, hashes: hashes, labels: entries.map(\.label))
 
         var readings: [ScriptReading] = []
         for (index, entry) in entries.enumerated() {
@@ -82,7 +97,7 @@ public final class ElectrumBackend: ChainBackend {
                 // the session's latest: a notification taken in since then must still look
                 // like a change to the next pass.
                 address.status = ElectrumClient.status(of: sent)
-                let history = try unique(sent, of: hashes[index])
+                let history = try unique(sent, of: entry.label)
                 // Whether it is used is all the window needs now; its sums follow in complete().
                 address.activity.chainTxCount = Int64(history.filter(\.isConfirmed).count)
                 address.activity.mempoolTxCount = Int64(history.count) - address.activity.chainTxCount
@@ -95,6 +110,23 @@ public final class ElectrumBackend: ChainBackend {
         return ChainRead(readings: readings, requests: after.requests - before.requests, roundTrips: after.roundTrips - before.roundTrips)
     }
 
+    /// What a pass checks once, before its first round: that the server's chain reaches every
+    /// block a stored history lists (a server still syncing, or on another chain, would make
+    /// every payment above its tip look gone: the pass is refused instead), and which scripts
+    /// hold unproven confirmed transactions.
+    private func startPass() async throws -> Set<String> {
+        if let known = unproven.withLock({ $0 }) { return known }
+        let tip = session.tip.height
+        if let highest = try await store.highestConfirmedHeight(), highest > tip {
+            throw session.connection.problem(
+                "the server's chain ends at block \(tip), below block \(highest) where it listed a confirmed transaction before: it is still syncing, or follows another chain; nothing was changed",
+                method: "blockchain.headers.subscribe")
+        }
+        let scripts = try await store.unprovenScripts()
+        unproven.withLock { $0 = scripts }
+        return scripts
+    }
+
     /// The status the session holds for `scripthash` now (nil: no history).
     private func statusNow(_ scripthash: String) -> String? {
         session.cachedStatus(scripthash) ?? nil
@@ -103,7 +135,7 @@ public final class ElectrumBackend: ChainBackend {
     /// Checks each history against the status the server gave. A script whose status moved
     /// between the two answers (a payment arriving just then) is asked for both again, once;
     /// a second mismatch is a server that contradicts itself, and the pass is refused.
-    private func verify(_ histories: inout [Int: [ScriptHistoryEntry]], hashes: [String]) async throws {
+    private func verify(_ histories: inout [Int: [ScriptHistoryEntry]], hashes: [String], labels: [String]) async throws {
         let mismatched = histories.keys.sorted().filter { ElectrumClient.status(of: histories[$0]!) != statusNow(hashes[$0]) }
         guard !mismatched.isEmpty else { return }
         var calls: [ElectrumCall] = []
@@ -118,7 +150,7 @@ public final class ElectrumBackend: ChainBackend {
             session.remember(hashes[index], status: status, line: replies[2 * position].line)
             guard ElectrumClient.status(of: history) == status else {
                 throw session.connection.problem(
-                    "the status \(status ?? "null") of script \(hashes[index]) does not match the history the server sent for it (\(history.count) transactions, status \(ElectrumClient.status(of: history) ?? "null"))",
+                    "the status \(status ?? "null") of \(labels[index]) does not match the history the server sent for it (\(history.count) transactions, status \(ElectrumClient.status(of: history) ?? "null"))",
                     method: "blockchain.scripthash.get_history")
             }
             histories[index] = history
@@ -128,11 +160,11 @@ public final class ElectrumBackend: ChainBackend {
     /// `history` with each transaction once (SPEC.md section 24). The status is computed over
     /// the list as the server sent it; no real server lists a transaction twice, and one listed
     /// with two heights cannot be placed.
-    private func unique(_ history: [ScriptHistoryEntry], of scripthash: String) throws -> [ScriptHistoryEntry] {
+    private func unique(_ history: [ScriptHistoryEntry], of label: String) throws -> [ScriptHistoryEntry] {
         do {
             return try withoutRepeats(history, id: \.txid)
         } catch {
-            throw session.connection.problem("the history of script \(scripthash) lists transaction \(error.id) twice with different heights",
+            throw session.connection.problem("the history of \(label) lists transaction \(error.id) twice with different heights",
                                              method: "blockchain.scripthash.get_history")
         }
     }
@@ -151,7 +183,7 @@ public final class ElectrumBackend: ChainBackend {
         let activities = try entries.indices.map { index -> AddressActivity in
             let (confirmed, unconfirmed) = try decode(replies[index], calls[index].method, Self.balance)
             let history = try unique(try decode(replies[entries.count + index], calls[entries.count + index].method, ElectrumClient.history),
-                                     of: hashes[index])
+                                     of: entries[index].label)
             let chainCount = Int64(history.filter(\.isConfirmed).count)
             // The server's balance, not the inputs and outputs behind it: funded holds it whole.
             return AddressActivity(chainTxCount: chainCount, funded: confirmed, spent: 0, mempoolTxCount: Int64(history.count) - chainCount,
@@ -180,4 +212,7 @@ public final class ElectrumBackend: ChainBackend {
 
     /// The histories read in this pass, by script hex.
     var histories: [String: (status: String?, history: [ScriptHistoryEntry])] { read.withLock { $0 } }
+
+    /// Whether the pass reads everything again.
+    var fullPass: Bool { full.withLock { $0 } }
 }

@@ -34,14 +34,30 @@ public struct ElectrumClient: Sendable {
     // MARK: - Calls
 
     /// `server.version` (which must be the first message: it asks for 1.4 to 1.6 and refuses an
-    /// answer outside them) and `blockchain.headers.subscribe` in one write, the version's line
-    /// first: servers answer the version before anything else (ElectrumX waits for it, electrs
-    /// and Fulcrum answer in order), so a session costs one round trip to open.
-    public func negotiateAndSubscribeHeaders(clientName: String) async throws -> (version: ServerVersion, tip: (height: Int64, header: BlockHeader)) {
-        let replies = try await connection.call([versionCall(clientName), ElectrumCall("blockchain.headers.subscribe")])
+    /// answer outside them), `blockchain.headers.subscribe` and `server.features` in one write,
+    /// the version's line first: servers answer the version before anything else (ElectrumX
+    /// waits for it, electrs and Fulcrum answer in order), so a session costs one round trip to
+    /// open. The features' `genesis_hash` names the chain the server follows.
+    public func negotiateAndSubscribeHeaders(clientName: String) async throws
+        -> (version: ServerVersion, tip: (height: Int64, header: BlockHeader), genesisHash: String) {
+        let replies = try await connection.call([versionCall(clientName), ElectrumCall("blockchain.headers.subscribe"), ElectrumCall("server.features")])
         let version = try version(from: replies[0])
         let tip = try decode(try result(of: replies[1], "blockchain.headers.subscribe"), "blockchain.headers.subscribe") { try Self.tip(&$0) }
-        return (version, tip)
+        let genesis = try decode(try result(of: replies[2], "server.features"), "server.features") { try Self.genesisHash(&$0) }
+        return (version, tip, genesis)
+    }
+
+    /// `server.features`' `genesis_hash`: 64 hex digits (every server of protocol 1.4 sends it).
+    static func genesisHash(_ reader: inout JSONReader) throws -> String {
+        var genesis: String?
+        try reader.readObject { reader, key in
+            if key.is("genesis_hash") { genesis = try reader.readString() } else { try reader.skipValue() }
+        }
+        guard let genesis else { throw reader.missing("genesis_hash") }
+        guard genesis.utf8.count == 64, Hex.decode(genesis) != nil else {
+            throw reader.error("a genesis hash is 64 hexadecimal digits, not \(JSONReader.shown(genesis))")
+        }
+        return genesis.lowercased()
     }
 
     private func versionCall(_ clientName: String) -> ElectrumCall {
@@ -65,11 +81,15 @@ public struct ElectrumClient: Sendable {
         return version
     }
 
-    /// Whether `version` ("1.4", "1.4.2", "1.6") is within 1.4 to 1.6.
+    /// Whether `version` ("1.4", "1.4.2", "1.6") is within 1.4 to 1.6. Each part is plain
+    /// decimal digits without a leading zero, as the protocol writes versions: "+1.04" or
+    /// "1.04" is not a version (Swift's Int would read both as 1.4).
     static func isSupported(_ version: String) -> Bool {
-        let numbers = version.split(separator: ".").map { Int($0) }
-        guard numbers.count >= 2, numbers.count <= 3, numbers.allSatisfy({ $0 != nil }), numbers[0] == 1 else { return false }
-        return (4...6).contains(numbers[1]!)
+        let parts = version.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts.count <= 3,
+              parts.allSatisfy({ part in !part.isEmpty && part.utf8.allSatisfy { $0 &- 48 < 10 } && (part == "0" || !part.hasPrefix("0")) })
+        else { return false }
+        return parts[0] == "1" && ["4", "5", "6"].contains(parts[1])
     }
 
     /// `server.ping`: keeps an idle connection open (servers drop sessions idle for 10 minutes).
@@ -133,12 +153,16 @@ public struct ElectrumClient: Sendable {
         let method = "blockchain.transaction.get"
         let raws = try await each(txids.map { ElectrumCall(method, [.string($0)]) }) { try $0.readString() }
         return try zip(txids, raws).map { txid, hex in
-            guard let bytes = Hex.decode(hex) else { throw connection.problem("the transaction sent for \(txid) is not hex", method: method) }
             let transaction: RawTransaction
+            let bytes: [UInt8]
             do {
-                transaction = try RawTransaction(parsing: bytes)
+                // Hex is two characters a byte: a longer string cannot be a transaction a block holds.
+                guard hex.utf8.count <= 2 * RawTransaction.maximumWeight else { throw TransactionRefusal("is larger than \(RawTransaction.maximumWeight) bytes") }
+                guard let decoded = Hex.decode(hex) else { throw TransactionRefusal("is not hex") }
+                bytes = decoded
+                transaction = try RawTransaction.bounded(bytes)
             } catch {
-                throw connection.problem("the transaction sent for \(txid) is a \(error)", method: method)
+                throw connection.problem("the transaction sent for \(txid) \(error)", method: method)
             }
             guard let hash = transaction.txid, hash == txid else {
                 throw connection.problem("the transaction sent for \(txid) hashes to \(transaction.txid ?? "nothing"): not the transaction asked for", method: method)
@@ -152,6 +176,98 @@ public struct ElectrumClient: Sendable {
         try await each(heights.map { ElectrumCall("blockchain.block.header", [.integer($0)]) }) { reader in
             try Self.header(try reader.readString(), reader)
         }
+    }
+
+    /// `blockchain.block.headers` for each `(start, count)` (count at most 2016): each answer's
+    /// headers, 80 bytes each, in order; an answer with fewer than asked is refused. One call a
+    /// write (an answer is up to 330 kB, and a batch's answers come on one line), at most
+    /// ``maxBatchesInFlight`` waiting at once.
+    public func headerRuns(_ runs: [(start: Int64, count: Int)]) async throws -> [[BlockHeader]] {
+        let method = "blockchain.block.headers"
+        var results = [[BlockHeader]?](repeating: nil, count: runs.count)
+        try await withThrowingTaskGroup(of: (Int, [BlockHeader]).self) { group in
+            var next = 0
+            func start() {
+                let (index, run) = (next, runs[next])
+                group.addTask {
+                    let reply = try await connection.call([ElectrumCall(method, [.integer(run.start), .integer(Int64(run.count))])])[0]
+                    let headers = try decode(try result(of: reply, method), method) { try Self.headerRun(&$0) }
+                    guard headers.count == run.count else {
+                        throw connection.problem("the server sent \(headers.count) of the \(run.count) headers from block \(run.start) asked for", method: method)
+                    }
+                    return (index, headers)
+                }
+                next += 1
+            }
+            while next < min(Self.maxBatchesInFlight, runs.count) { start() }
+            while let (index, headers) = try await group.next() {
+                results[index] = headers
+                if next < runs.count { start() }
+            }
+        }
+        return results.map { $0! }
+    }
+
+    /// `blockchain.block.headers`' answer: `{"count", "headers": [hex]}` (1.6) or
+    /// `{"count", "hex": concatenated}` (1.4, 1.5); `count` must be what arrived.
+    static func headerRun(_ reader: inout JSONReader) throws -> [BlockHeader] {
+        var count: Int64?
+        var headers: [BlockHeader]?
+        try reader.readObject { reader, key in
+            if key.is("count") { count = try reader.readNonNegativeInt64() }
+            else if key.is("headers") {
+                var list: [BlockHeader] = []
+                try reader.readArray { reader, _ in list.append(try header(try reader.readString(), reader)) }
+                headers = list
+            } else if key.is("hex") {
+                let text = try reader.readString()
+                guard text.utf8.count % 160 == 0, let bytes = Hex.decode(text) else { throw reader.error("headers are 80 bytes each, in hex") }
+                var list: [BlockHeader] = []
+                var offset = 0
+                while offset < bytes.count {
+                    do { list.append(try BlockHeader(parsing: Array(bytes[offset..<offset + 80]))) } catch { throw reader.error("\(error)") }
+                    offset += 80
+                }
+                headers = list
+            } else { try reader.skipValue() }
+        }
+        guard let count else { throw reader.missing("count") }
+        guard let headers else { throw reader.missing("headers") }
+        guard count == headers.count else { throw reader.error("count says \(count) headers, \(headers.count) arrived") }
+        return headers
+    }
+
+    /// `blockchain.transaction.get_merkle` for each `(txid, height)`: the block height the
+    /// server names and the branch (hashes reversed to internal byte order).
+    public func merkleBranches(_ requests: [(txid: String, height: Int64)]) async throws -> [(height: Int64, branch: MerkleBranch)] {
+        try await each(requests.map { ElectrumCall("blockchain.transaction.get_merkle", [.string($0.txid), .integer($0.height)]) }) { reader in
+            try Self.merkle(&reader)
+        }
+    }
+
+    /// `get_merkle`'s answer: `{"block_height", "merkle": [hex], "pos"}`.
+    static func merkle(_ reader: inout JSONReader) throws -> (height: Int64, branch: MerkleBranch) {
+        var height: Int64?
+        var hashes: [[UInt8]]?
+        var position: Int64?
+        try reader.readObject { reader, key in
+            if key.is("block_height") { height = try reader.readNonNegativeInt64() }
+            else if key.is("pos") { position = try reader.readNonNegativeInt64() }
+            else if key.is("merkle") {
+                var list: [[UInt8]] = []
+                try reader.readArray { reader, index in
+                    // A branch of a block of 2^32 transactions would be 32 deep; no block holds 2^20.
+                    guard index < 32 else { throw reader.error("a branch deeper than 32 hashes") }
+                    list.append(Array((Hex.decode(try reader.readTxid()) ?? []).reversed()))
+                }
+                hashes = list
+            } else { try reader.skipValue() }
+        }
+        guard let height else { throw reader.missing("block_height") }
+        guard let hashes else { throw reader.missing("merkle") }
+        guard let position else { throw reader.missing("pos") }
+        guard position < Int64(1) << 32 else { throw reader.error("a position of \(position) is beyond any block") }
+        return (height, MerkleBranch(position: Int(position), hashes: hashes))
     }
 
     static func header(_ hex: String, _ reader: JSONReader) throws -> BlockHeader {

@@ -58,10 +58,12 @@ public final class ElectrumConnection: Sendable {
         var reader: Task<Void, Never>?
     }
 
-    /// The largest notification taken in: a real one is a few hundred bytes, and up to 4,096
-    /// wait in the stream (16 MiB at most) for a daemon that is busy or a one-shot ingest that
-    /// never reads them.
+    /// The longest line a notification may come on, method, parameters and all: a real one is
+    /// a few hundred bytes (a scripthash and a status, or a height and an 80-byte header).
     static let maxNotificationBytes = 4096
+    /// Notifications waiting for a follower that is busy (a daemon in the middle of a pass): at
+    /// most this many, 16 MiB with the line limit. A connection nobody follows keeps none.
+    static let bufferedNotifications = 4096
 
     /// A batch with fewer calls than this expects a small answer.
     static let smallBatch = 8
@@ -69,13 +71,17 @@ public final class ElectrumConnection: Sendable {
     static let heldAfterBytes = 1024
 
     /// A connection over `transport`, reading from it until it fails or is closed. Close it
-    /// when done: its reader keeps it (and the transport) alive until then.
-    public init(transport: any ElectrumTransport, source: String, endpoint: String, limits: Limits) {
+    /// when done: its reader keeps it (and the transport) alive until then. Unless `following`
+    /// (the daemon, which reads ``notifications``), the server's notifications are checked and
+    /// dropped: a one-shot pass reads statuses from its own calls, and must not hold thousands
+    /// of notifications nobody reads.
+    public init(transport: any ElectrumTransport, source: String, endpoint: String, limits: Limits, following: Bool = false) {
         self.transport = transport
         self.source = source
         self.endpoint = endpoint
         self.limits = limits
-        (notifications, notificationSink) = AsyncStream.makeStream(of: ElectrumNotification.self, bufferingPolicy: .bufferingNewest(4096))
+        (notifications, notificationSink) = AsyncStream.makeStream(
+            of: ElectrumNotification.self, bufferingPolicy: .bufferingNewest(following ? Self.bufferedNotifications : 0))
         let reader = Task { [weak self] in
             guard let self else { return }
             await self.readLoop()
@@ -237,9 +243,10 @@ public final class ElectrumConnection: Sendable {
                 }
                 waiting.batch.deliver(NumberedReply(reply: reply, line: number), at: waiting.index)
             case .notification(var notification):
-                // Real ones are a scripthash and a status, or a height and an 80-byte header.
-                guard notification.parameters.count <= Self.maxNotificationBytes else {
-                    throw problem("the server sent a \(DisplaySafety.escaped(notification.method)) notification of \(notification.parameters.count) bytes; at most \(Self.maxNotificationBytes) are expected")
+                // The whole line counts: a method name of megabytes is as absurd as such params.
+                guard line.count <= Self.maxNotificationBytes else {
+                    let method = ElectrumMessage.oneLine(String(notification.method.prefix(100)))
+                    throw problem("the server sent a \(method) notification of \(line.count) bytes; at most \(Self.maxNotificationBytes) are expected")
                 }
                 notification.line = number
                 notificationSink.yield(notification)

@@ -1,3 +1,4 @@
+import WalletWatchBitcoin
 import WalletWatchCore
 import WalletWatchNet
 
@@ -17,11 +18,13 @@ public struct ElectrumConnector: Sendable {
     public let connectTimeout: Duration
     /// What walletwatch calls itself in `server.version`.
     public let clientName: String
+    /// The network the source's wallet is on: the server must follow one of its chains.
+    public let network: Network
 
     /// A connector to `url` (`tcp://HOST:PORT` or `ssl://HOST:PORT`, as the config checked it),
     /// pinning `certificateSHA256` when given. Nil when `url` is not such a URL.
     public init?(source: String, url: String, certificateSHA256: String?, route: NetworkRoute, limits: ElectrumConnection.Limits,
-                 connectTimeout: Duration, clientName: String) {
+                 connectTimeout: Duration, clientName: String, network: Network) {
         guard let parts = Self.parse(url) else { return nil }
         let security: StreamEndpoint.Security = parts.tls ? .tls(pin: certificateSHA256.flatMap { CertificatePin(hex: $0) }) : .plain
         self.source = source
@@ -30,6 +33,7 @@ public struct ElectrumConnector: Sendable {
         self.limits = limits
         self.connectTimeout = connectTimeout
         self.clientName = clientName
+        self.network = network
     }
 
     /// `(tls, host, port)` of `tcp://HOST:PORT` or `ssl://HOST:PORT` (an IPv6 host in brackets).
@@ -43,17 +47,20 @@ public struct ElectrumConnector: Sendable {
 
     /// A new session: connected, its certificate checked, the protocol negotiated and the tip
     /// subscribed. Failures are one line naming the source and server; an untrusted
-    /// certificate's line gives its SHA-256 and the config line that would pin it.
-    public func open() async throws -> ElectrumSession {
+    /// certificate's line gives its SHA-256 and the config line that would pin it. Only a
+    /// session `following` its notifications (the daemon's) keeps them for
+    /// ``ElectrumConnection/notifications``.
+    public func open(following: Bool = false) async throws -> ElectrumSession {
         let stream: CurlStream
         do {
             stream = try await CurlStream.connect(to: endpoint, configuration: StreamConfiguration(connectTimeout: connectTimeout, route: route))
         } catch let error as NetError {
             throw failure(error)
         }
-        let connection = ElectrumConnection(transport: CurlStreamTransport(stream), source: source, endpoint: endpoint.description, limits: limits)
+        let connection = ElectrumConnection(transport: CurlStreamTransport(stream), source: source, endpoint: endpoint.description, limits: limits,
+                                            following: following)
         do {
-            return try await ElectrumSession.open(connection, clientName: clientName)
+            return try await ElectrumSession.open(connection, clientName: clientName, network: network)
         } catch {
             connection.close()
             throw error
@@ -62,7 +69,10 @@ public struct ElectrumConnector: Sendable {
 
     /// `error` as the source's one line: what happened, and what to do where walletwatch knows.
     func failure(_ error: NetError) -> SourceError {
-        let via = route == .direct ? "" : " (through the proxy)"
+        // Where the stream layer's text already names the proxy (it reported the failure, or
+        // was the one that failed), it is not named again.
+        let proxy = route.proxy(for: endpoint.host)
+        let via = proxy == nil || error.detail.contains("proxy") ? "" : " (through proxy \(URLRedaction.redact(proxy!)))"
         let problem: String
         switch error.kind {
         case .tls where error.certificateSHA256 != nil:

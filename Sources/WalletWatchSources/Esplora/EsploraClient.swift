@@ -67,8 +67,7 @@ public struct EsploraClient: Sendable {
         for address in addresses {
             let summary = try await self.summary(of: address)
             requests += 1
-            confirmed += summary.chain.delta
-            mempoolDelta += summary.mempool.delta
+            (confirmed, mempoolDelta) = try adding(summary, to: (confirmed, mempoolDelta))
             let incremental = !full && synced.contains(address)
             var lastSeen: String? = nil
             while true {
@@ -83,7 +82,11 @@ public struct EsploraClient: Sendable {
                         if knownConfirmed.contains(transaction.txid) { reachedKnown = true }
                     }
                     if seen.insert(transaction.txid).inserted {
-                        transactions.append(transaction.observed(for: addressSet))
+                        // The decoder bounded each side of the transaction: its amount always is.
+                        guard let observed = transaction.observed(for: addressSet) else {
+                            throw requester.failure("/address", "transaction \(transaction.txid) moves more than the 21 million BTC that can exist")
+                        }
+                        transactions.append(observed)
                     }
                 }
                 if confirmedInPage < Self.pageSize || (reachedKnown && incremental) { break }
@@ -108,11 +111,20 @@ public struct EsploraClient: Sendable {
         var confirmed: Int64 = 0
         var mempoolDelta: Int64 = 0
         for address in addresses {
-            let summary = try await self.summary(of: address)
-            confirmed += summary.chain.delta
-            mempoolDelta += summary.mempool.delta
+            (confirmed, mempoolDelta) = try adding(try await self.summary(of: address), to: (confirmed, mempoolDelta))
         }
         return OnchainBalance(total: confirmed + mempoolDelta, trustedSpendable: confirmed, immature: 0,
                               trustedPending: 0, untrustedPending: mempoolDelta, confirmed: confirmed)
+    }
+
+    /// `totals` plus an address's confirmed and mempool figures, refused once a sum leaves the
+    /// 21 million BTC that can exist (each figure is bounded when read; their sum over many
+    /// addresses must be too, and must never trap).
+    private func adding(_ summary: AddressSummary, to totals: (confirmed: Int64, mempool: Int64)) throws -> (Int64, Int64) {
+        guard let confirmed = BitcoinSupply.add(totals.confirmed, summary.chain.delta),
+              let mempool = BitcoinSupply.add(totals.mempool, summary.mempool.delta) else {
+            throw requester.failure("/address", "the addresses' stats add up to more than the 21 million BTC that can exist")
+        }
+        return (confirmed, mempool)
     }
 }

@@ -73,14 +73,8 @@ enum EsploraDecoding {
         guard let status else { throw reader.missing("status") }
         // Each value is at most 21 million BTC; so must their sums be (what a transaction spends
         // and pays), which also keeps the amounts computed from them from overflowing.
-        for (legs, field) in [(inputs, "vin"), (outputs, "vout")] {
-            var total: Int64 = 0
-            for leg in legs {
-                total += leg.value
-                guard total <= BitcoinSupply.maximumSats else {
-                    throw reader.error("the values of \(field) add up to more than the 21 million BTC that can exist")
-                }
-            }
+        for (legs, field) in [(inputs, "vin"), (outputs, "vout")] where BitcoinSupply.sum(legs.lazy.map(\.value)) == nil {
+            throw reader.error("the values of \(field) add up to more than the 21 million BTC that can exist")
         }
         return ChainTransaction(txid: txid, inputs: inputs, outputs: outputs, fee: fee, confirmed: status.confirmed,
                                   blockHeight: status.height, blockTime: status.time)

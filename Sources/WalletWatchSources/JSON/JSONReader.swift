@@ -196,21 +196,36 @@ public struct JSONReader {
             throw typeError(expected: "a number")
         }
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        var digits = 0
-        while index < bytes.count, isDigit(bytes[index]) { index += 1; digits += 1 }
+        // JSON's grammar: an integer part without a leading zero, a fraction and an exponent
+        // each with at least one digit.
+        var wellFormed = true
+        let integerStart = index
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        let integerDigits = index - integerStart
+        if integerDigits == 0 || (integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0")) { wellFormed = false }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            while index < bytes.count, isDigit(bytes[index]) { index += 1; digits += 1 }
+            let fractionStart = index
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            if index == fractionStart { wellFormed = false }
         }
         if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let exponentStart = index
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            if index == exponentStart { wellFormed = false }
         }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard digits > 0, let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+        guard wellFormed else {
             index = start
             throw error("malformed number \(JSONReader.shown(text))")
+        }
+        // Valid JSON that a decimal cannot hold (an exponent beyond about ±128) is out of
+        // range, not malformed: say which.
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !value.isNaN else {
+            index = start
+            throw error("the number \(JSONReader.shown(text)) is out of the range walletwatch reads (a decimal of up to 38 digits, its exponent within ±127)")
         }
         return value
     }

@@ -1,3 +1,4 @@
+import WalletWatchBitcoin
 import WalletWatchCore
 
 /// What a chain server answers about a wallet's scripts (SPEC.md sections 15 and 21). The
@@ -87,16 +88,18 @@ public struct ChainActivities: Sendable {
 
 /// What a backend keeps between passes, stored with the pass that learnt it: an Electrum
 /// source's raw transactions (to value their outputs when they are spent, and to read a
-/// script's history again without fetching them), block headers (to date transactions and
-/// notice reorgs), and each script's history as the server last listed it. An Esplora source
-/// keeps none of it.
+/// script's history again without fetching them), verified block headers (to date
+/// transactions, prove them and notice reorgs), each confirmed transaction's proof, and each
+/// script's history as the server last listed it. An Esplora source keeps none of it.
 public struct ChainRecords: Sendable {
     /// Raw transactions by txid, each checked against its txid.
     public var transactions: [String: [UInt8]] = [:]
-    /// Headers by height.
-    public var headers: [Int64: StoredBlockHeader] = [:]
+    /// Headers by height, each verified (linked to a checkpoint, its work done).
+    public var headers: [Int64: BlockHeader] = [:]
     /// Each changed script's history (by script hex), in the server's order.
     public var histories: [String: [ScriptHistoryEntry]] = [:]
+    /// The block each confirmed transaction was proven in (its Merkle branch checked).
+    public var proofs: [String: TransactionProof] = [:]
     /// Heights from which stored headers are no longer the chain's (a reorg): forget them.
     public var headersInvalidFrom: Int64?
 
@@ -108,24 +111,26 @@ public struct ChainRecords: Sendable {
         transactions.merge(other.transactions) { _, new in new }
         headers.merge(other.headers) { _, new in new }
         histories.merge(other.histories) { _, new in new }
+        proofs.merge(other.proofs) { _, new in new }
         if let from = other.headersInvalidFrom { headersInvalidFrom = min(headersInvalidFrom ?? from, from) }
     }
 
     /// Whether there is nothing to keep.
-    public var isEmpty: Bool { transactions.isEmpty && headers.isEmpty && histories.isEmpty && headersInvalidFrom == nil }
+    public var isEmpty: Bool {
+        transactions.isEmpty && headers.isEmpty && histories.isEmpty && proofs.isEmpty && headersInvalidFrom == nil
+    }
 }
 
-/// A block header as a source keeps it: enough to date a transaction and to notice a reorg.
-public struct StoredBlockHeader: Sendable, Hashable {
-    /// The block's hash, as displayed.
-    public var hash: String
-    /// The block's time, Unix seconds.
-    public var time: Int64
+/// Where a confirmed transaction was proven: its block's height and hash (as displayed). The
+/// proof holds while the stored header at that height has that hash.
+public struct TransactionProof: Sendable, Hashable {
+    public var height: Int64
+    public var blockHash: String
 
-    /// A header's hash and time.
-    public init(hash: String, time: Int64) {
-        self.hash = hash
-        self.time = time
+    /// A transaction proven in the block `blockHash` at `height`.
+    public init(height: Int64, blockHash: String) {
+        self.height = height
+        self.blockHash = blockHash
     }
 }
 

@@ -40,18 +40,21 @@ public struct ChainTransaction: Hashable, Sendable {
     public var blockTime: Int64?
 
     /// The net effect on a set of addresses: what its outputs pay to them minus what its
-    /// inputs spend from them (SPEC.md section 4).
-    public func amount(for addresses: Set<String>) -> Int64 {
-        let received = outputs.reduce(Int64(0)) { $0 + ($1.address.map(addresses.contains) == true ? $1.value : 0) }
-        let spent = inputs.reduce(Int64(0)) { $0 + ($1.address.map(addresses.contains) == true ? $1.value : 0) }
+    /// inputs spend from them (SPEC.md section 4); nil when either side adds up beyond the 21
+    /// million BTC that can exist (a server's answer no real transaction gives).
+    public func amount(for addresses: Set<String>) -> Int64? {
+        guard let received = BitcoinSupply.sum(outputs.lazy.filter { $0.address.map(addresses.contains) == true }.map(\.value)),
+              let spent = BitcoinSupply.sum(inputs.lazy.filter { $0.address.map(addresses.contains) == true }.map(\.value))
+        else { return nil }
         return received - spent
     }
 
-    /// As a transaction of the asset that owns `addresses`. The date is the block time; a
-    /// transaction still in the mempool is dated when first seen (by the ingest). The
-    /// counterparty is stored and shown: its invisible characters are spelled out.
-    public func observed(for addresses: Set<String>) -> ObservedTransaction {
-        let amount = amount(for: addresses)
+    /// As a transaction of the asset that owns `addresses` (nil when its amount cannot be, see
+    /// ``amount(for:)``). The date is the block time; a transaction still in the mempool is
+    /// dated when first seen (by the ingest). The counterparty is stored and shown: its
+    /// invisible characters are spelled out.
+    public func observed(for addresses: Set<String>) -> ObservedTransaction? {
+        guard let amount = amount(for: addresses) else { return nil }
         let counterparty = amount < 0
             ? outputs.first { $0.address.map(addresses.contains) == false }?.address
             : inputs.first { $0.address.map(addresses.contains) == false }?.address

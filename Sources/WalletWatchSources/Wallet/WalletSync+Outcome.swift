@@ -1,15 +1,18 @@
 import WalletWatchCore
 
 extension WalletSync {
-    /// An address's activity from its whole history; nil when its sums leave Int64 (no real
-    /// history comes near: each transaction moves at most 21 million BTC).
+    /// An address's activity from its whole history; nil when a transaction's side adds up
+    /// beyond the 21 million BTC that can exist, or its lifetime sums leave Int64 (no real
+    /// history comes near). Never traps, whatever a server sent.
     public static func activity(of address: String, in transactions: [ChainTransaction]) -> AddressActivity? {
         var activity = AddressActivity()
         for transaction in transactions {
-            // Each side of one transaction is at most 21 million BTC (checked when read).
-            let received = transaction.outputs.reduce(Int64(0)) { $0 + ($1.address == address ? $1.value : 0) }
-            let sent = transaction.inputs.reduce(Int64(0)) { $0 + ($1.address == address ? $1.value : 0) }
+            guard let received = BitcoinSupply.sum(transaction.outputs.lazy.filter { $0.address == address }.map(\.value)),
+                  let sent = BitcoinSupply.sum(transaction.inputs.lazy.filter { $0.address == address }.map(\.value))
+            else { return nil }
             if transaction.confirmed {
+                // What an address received over its life may exceed the supply (the same coins
+                // come back): only Int64 bounds these.
                 let funded = activity.funded.addingReportingOverflow(received)
                 let spent = activity.spent.addingReportingOverflow(sent)
                 guard !funded.overflow, !spent.overflow else { return nil }
@@ -17,10 +20,9 @@ extension WalletSync {
                 activity.funded = funded.partialValue
                 activity.spent = spent.partialValue
             } else {
-                let delta = activity.mempoolDelta.addingReportingOverflow(received - sent)
-                guard !delta.overflow else { return nil }
+                guard let delta = BitcoinSupply.add(activity.mempoolDelta, received - sent) else { return nil }
                 activity.mempoolTxCount += 1
-                activity.mempoolDelta = delta.partialValue
+                activity.mempoolDelta = delta
             }
         }
         return activity
@@ -54,18 +56,29 @@ extension WalletSync {
             }
         }
         var receipts: [WalletReceipt] = []
+        var observed: [ObservedTransaction] = []
         for txid in order {
+            let transaction = byTxid[txid]!
+            guard let seen = transaction.observed(for: walletAddresses) else { throw Self.beyondSupply(source, txid) }
+            observed.append(seen)
             var paid: [String: Int64] = [:]
-            for output in byTxid[txid]!.outputs {
-                if let address = output.address, receiving.contains(address) { paid[address, default: 0] += output.value }
+            for output in transaction.outputs {
+                guard let address = output.address, receiving.contains(address) else { continue }
+                guard let sum = BitcoinSupply.add(paid[address, default: 0], output.value) else { throw Self.beyondSupply(source, txid) }
+                paid[address] = sum
             }
             receipts += paid.sorted { $0.key < $1.key }.filter { $0.value > 0 }.map { WalletReceipt(txid: txid, address: $0.key, amount: $0.value) }
         }
         let previous = Dictionary(stored.map { ($0.address, $0) }) { first, _ in first }
         let changed = Set(addresses.filter { previous[$0.address] != $0 }.map(\.address))
         return Outcome(
-            balance: try Self.balance(addresses.map(\.activity), source: source), transactions: order.map { byTxid[$0]!.observed(for: walletAddresses) },
+            balance: try Self.balance(addresses.map(\.activity), source: source), transactions: observed,
             addresses: addresses, changed: changed, receipts: receipts, requests: requests, roundTrips: roundTrips, tipHeight: tipHeight,
-            replacedStoredAddresses: window.replacedStored, records: records)
+            replacedStoredAddresses: window.replacedStored, records: records, windowCapped: window.capped)
+    }
+
+    /// A transaction whose sides add up beyond the supply: the server's answer is wrong.
+    static func beyondSupply(_ source: String, _ txid: String) -> WalletSyncFailure {
+        WalletSyncFailure(description: "source '\(source)': transaction \(txid) moves more than the 21 million BTC that can exist")
     }
 }

@@ -4,10 +4,14 @@ import WalletWatchCore
 extension WalletSync {
     /// The addresses a pass watches: the stored ones (unless they belong to other keys), the
     /// listed ones, and each chain derived up to its gap limit past its highest used address
-    /// (none without an HD wallet).
+    /// (none without an HD wallet), at most `budget` new ones in the pass.
     struct Window {
         let wallet: HDWallet?
         let gapLimits: [HDWallet.Chain: Int]
+        /// New addresses the pass may still derive.
+        private var budget: Int
+        /// Whether a chain would have grown past the budget.
+        private(set) var capped = false
         /// By address text.
         private(set) var entries: [String: WalletAddress] = [:]
         /// The next index to derive on each chain.
@@ -16,9 +20,10 @@ extension WalletSync {
         /// Whether stored addresses were dropped because the wallet's keys do not derive them.
         private(set) var replacedStored = false
 
-        init(wallet: HDWallet?, listed: [Address], stored: [WalletAddress], gapLimits: [HDWallet.Chain: Int]) throws {
+        init(wallet: HDWallet?, listed: [Address], stored: [WalletAddress], gapLimits: [HDWallet.Chain: Int], budget: Int) throws {
             self.wallet = wallet
             self.gapLimits = gapLimits
+            self.budget = budget
             var stored = stored
             if try !Self.derives(wallet, stored) {
                 stored.removeAll { $0.chain != .listed }
@@ -64,11 +69,16 @@ extension WalletSync {
             return try grow(chain)
         }
 
-        /// Derives `chain` up to its gap limit past its highest used address; the new addresses.
+        /// Derives `chain` up to its gap limit past its highest used address, within the
+        /// pass's budget; the new addresses.
         private mutating func grow(_ chain: HDWallet.Chain) throws -> [String] {
             let end = ends[chain] ?? 0
-            let target = (highestUsed[chain] ?? -1) + 1 + (gapLimits[chain] ?? 20)
-            guard target > end, let wallet else { return [] }
+            let wanted = (highestUsed[chain] ?? -1) + 1 + (gapLimits[chain] ?? 20)
+            guard wanted > end, let wallet else { return [] }
+            let target = min(wanted, end + budget)
+            if target < wanted { capped = true }
+            guard target > end else { return [] }
+            budget -= target - end
             ends[chain] = target
             let derived: [HDWallet.DerivedAddress]
             do {

@@ -45,6 +45,9 @@ public struct WalletSync: Sendable {
         public var replacedStoredAddresses: Bool
         /// What the backend keeps between passes (Electrum: raw transactions, headers, histories).
         public var records: ChainRecords
+        /// Whether the window stopped growing at the pass's limit of new addresses (it would
+        /// have grown further; the next pass goes on from there).
+        public var windowCapped = false
     }
 
     let backend: any ChainBackend
@@ -55,30 +58,37 @@ public struct WalletSync: Sendable {
     /// non-ranged descriptors' addresses.
     let listed: [Address]
     let gapLimits: [HDWallet.Chain: Int]
+    /// The most addresses one pass derives and adds to the window.
+    let maxNewAddresses: Int
 
     /// A sync of `source`'s `wallet` (nil: fixed addresses only) and the fixed `addresses`
     /// (already checked against the wallet's network) through `backend`, with the gap limits
-    /// of the receive and change chains.
-    public init(source: String, backend: any ChainBackend, wallet: HDWallet?, addresses: [Address], gapLimit: Int, changeGapLimit: Int) {
+    /// of the receive and change chains, adding at most `maxNewAddresses` to the window a pass.
+    public init(source: String, backend: any ChainBackend, wallet: HDWallet?, addresses: [Address], gapLimit: Int, changeGapLimit: Int,
+                maxNewAddresses: Int = 10_000) {
         self.source = source
         self.backend = backend
         self.wallet = wallet
         var seen = Set<String>()
         listed = (addresses + (wallet?.listedAddresses ?? [])).filter { seen.insert($0.description).inserted }
         gapLimits = [.receive: max(1, gapLimit), .change: max(1, changeGapLimit)]
+        self.maxNewAddresses = max(1, maxNewAddresses)
     }
 
-    /// One pass. `full` reads every address's whole history again (and the chain tip).
+    /// One pass. `full` reads every address's whole history again (and the chain tip). A
+    /// cancelled task (the daemon stopping) ends it between rounds: a pass is stored whole or
+    /// not at all, so nothing is lost.
     public func sync(known: Known, full: Bool, now: Instant) async throws -> Outcome {
-        var window = try Window(wallet: wallet, listed: listed, stored: known.addresses, gapLimits: gapLimits)
+        var window = try Window(wallet: wallet, listed: listed, stored: known.addresses, gapLimits: gapLimits, budget: maxNewAddresses)
         var pending = window.addresses
         var readings: [String: ScriptReading] = [:]
         var requests = 0
         var roundTrips: Int?
         var records = ChainRecords()
         // A used address near the end of its chain's window grows the window; the new
-        // addresses are read in the next round of this same pass.
+        // addresses are read in the next round of this same pass, up to the pass's budget.
         while !pending.isEmpty {
+            try Task.checkCancellation()
             let read = try await backend.read(pending, full: full, now: now)
             requests += read.requests
             if let trips = read.roundTrips { roundTrips = (roundTrips ?? 0) + trips }
@@ -90,6 +100,7 @@ public struct WalletSync: Sendable {
             }
             pending = grown
         }
+        try Task.checkCancellation()
         let completed = try await backend.complete(readings, now: now)
         requests += completed.requests
         if let trips = completed.roundTrips { roundTrips = (roundTrips ?? 0) + trips }
@@ -133,11 +144,11 @@ public struct WalletSync: Sendable {
         var confirmed: Int64 = 0
         var mempool: Int64 = 0
         for activity in activities {
-            confirmed += activity.balance
-            mempool += activity.mempoolDelta
-            guard confirmed.magnitude <= BitcoinSupply.maximumSats.magnitude, mempool.magnitude <= BitcoinSupply.maximumSats.magnitude else {
+            let (balance, overflow) = activity.funded.subtractingReportingOverflow(activity.spent)
+            guard !overflow, let sum = BitcoinSupply.add(confirmed, balance), let delta = BitcoinSupply.add(mempool, activity.mempoolDelta) else {
                 throw WalletSyncFailure(description: "source '\(source)': the addresses' activity adds up to more than the 21 million BTC that can exist")
             }
+            (confirmed, mempool) = (sum, delta)
         }
         guard confirmed >= 0 else {
             throw WalletSyncFailure(description: "source '\(source)': the addresses' confirmed activity adds up to a negative balance (\(confirmed) sat)")

@@ -31,12 +31,13 @@ struct RunCommand: AsyncParsableCommand {
             --help`); a slow target never delays an ingest.
 
             Logs go to stderr (level info; set WALLETWATCH_LOG_LEVEL). SIGINT or SIGTERM stop it cleanly: no new work starts and a \
-            running ingest finishes its write (or rolls it back). Config/walletwatch.service \
+            running ingest is given up, nothing of it stored (a pass is stored whole or not at all). Config/walletwatch.service \
             runs `serve` (this plus the web view) as a system service.
 
-            One daemon per database: run and serve lock DATABASE.daemon.lock beside it, and a \
-            second one exits 1 at once naming the pid that holds it (two would send webhooks \
-            twice). One-shot commands (ingest, tag, allocate...) work beside it as usual.
+            One daemon per database: run and serve lock the database file itself (any path or \
+            hard link to it finds the lock) and write their pid to DATABASE.daemon.lock beside \
+            it; a second one exits 1 at once naming the pid that holds it (two would send \
+            webhooks twice). One-shot commands (ingest, tag, allocate...) work beside it as usual.
 
             Example:
               walletwatch run
@@ -46,9 +47,11 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         Signals.unblock()
-        let context = try CommandContext.load(global, label: "walletwatch.run", logLevel: .info)
-        let lock = try DaemonLock.acquire(database: context.config.database, command: "run")
+        // The lock before the database is opened: a second daemon must not even open it.
+        let config = try CommandContext.loadConfig(global)
+        let lock = try DaemonLock.acquire(database: config.database, command: "run")
         defer { withExtendedLifetime(lock) {} }
+        let context = try CommandContext.open(config, label: "walletwatch.run", logLevel: .info)
         if context.config.sources.isEmpty {
             context.engine.logger.warning("no sources configured; only rates are refreshed (add [[sources]] to \(context.config.file ?? "the config"))")
         }
@@ -89,9 +92,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         Signals.unblock()
-        let context = try CommandContext.load(global, label: "walletwatch.serve", logLevel: .info)
-        let lock = try DaemonLock.acquire(database: context.config.database, command: "serve")
+        let config = try CommandContext.loadConfig(global)
+        let lock = try DaemonLock.acquire(database: config.database, command: "serve")
         defer { withExtendedLifetime(lock) {} }
+        let context = try CommandContext.open(config, label: "walletwatch.serve", logLevel: .info)
         let text = listen ?? context.config.serve.listen
         guard let address = ListenAddress(text) else {
             throw UsageError("--listen '\(text)' is not host:port; write it like 127.0.0.1:8477")

@@ -18,7 +18,7 @@ struct IngestCommand: AsyncParsableCommand {
 
             An HD wallet (an esplora source with descriptors or xpub) is asked address by address, [http] concurrency requests at once: each stored address for its stats, and for its history only when those moved; addresses seen for the first time for their whole history. A used address near the end of a chain's window grows the window in the same pass. --full reads every address's whole history again.
 
-            An electrum source (your own node's Electrum server) subscribes every address of the window in one write; only an address whose status moved costs its history, only a transaction not stored yet is fetched, only a new block height its header. A pass where nothing changed asks for nothing else. With --json, each source reports its requests (for electrum: JSON-RPC calls, server.version included) and, for electrum, round_trips (the writes it waited an answer for).
+            An electrum source (your own node's Electrum server) subscribes every address of the window in one write; only an address whose status moved costs its history, only a transaction not stored yet is fetched. Nothing the server says is stored on its word alone: it must follow the source's network (its genesis block), every confirmed transaction's Merkle proof must lead to its block's header, and headers must link to the checkpoints walletwatch ships (Electrum's), carry their proof of work and be dated at most two hours ahead; headers and proofs are kept. A pass where nothing changed asks for nothing but the handshake and the subscriptions. --full reads every history again and asks for every header and proof again. A pass adds at most max_addresses_per_pass addresses (default 10000) to an HD wallet's window. With --json, each source reports its requests (for electrum: JSON-RPC calls, server.version included) and, for electrum, round_trips (the writes it waited an answer for).
 
             Examples:
               walletwatch ingest
@@ -28,7 +28,7 @@ struct IngestCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Option(name: .customLong("source"), help: "Only this source (repeatable).") var sources: [String] = []
-    @Flag(help: "Esplora and Electrum: read every address's whole history again instead of only what changed.") var full = false
+    @Flag(help: "Esplora and Electrum: read every address's whole history again instead of only what changed (Electrum: and every header and proof).") var full = false
     @OptionGroup var output: JSONOption
 
     func run() async throws {
