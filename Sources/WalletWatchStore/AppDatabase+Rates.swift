@@ -50,6 +50,34 @@ extension AppDatabase {
     }
 }
 
+/// The currencies a database's figures are in: what the rate provider must price.
+public struct CurrenciesInUse: Sendable, Equatable {
+    /// The assets' currencies.
+    public var held: Set<Currency> = []
+    /// The currencies of the goals that are not cancelled.
+    public var goals: Set<Currency> = []
+    /// The saving plans' currencies (a plan of 100 USD into ETH).
+    public var plans: Set<Currency> = []
+
+    public init(held: Set<Currency> = [], goals: Set<Currency> = [], plans: Set<Currency> = []) {
+        self.held = held
+        self.goals = goals
+        self.plans = plans
+    }
+}
+
+extension AppDatabase {
+    /// The currencies of the assets, the goals (not cancelled) and the saving plans.
+    public func currenciesInUse() throws -> CurrenciesInUse {
+        try read { db in
+            func codes(_ sql: String) throws -> Set<Currency> { Set(try Currency.fetchAll(db, sql: sql)) }
+            return CurrenciesInUse(held: try codes("SELECT DISTINCT currency FROM assets"),
+                                   goals: try codes("SELECT DISTINCT currency FROM goals WHERE status != 'cancelled'"),
+                                   plans: try codes("SELECT DISTINCT currency FROM saving_plans"))
+        }
+    }
+}
+
 extension AppDatabase {
     /// The value of a setting, or nil.
     public func setting(_ key: String) throws -> String? {
