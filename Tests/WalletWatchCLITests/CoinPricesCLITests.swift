@@ -106,6 +106,80 @@ struct CoinPricesCLITests {
         #expect((shown["missing_rates"] as? [Any])?.isEmpty == true)
     }
 
+    // MARK: - A unit priced by hand
+
+    @Test("rates set: a unit without a CoinGecko id, priced by hand, funds a goal in USD; past prices value past dates")
+    func handPriced() async throws {
+        let world = try await World { "provider = \"coingecko\"\nurl = \"\($0.coingeckoURL)\"\ncurrencies = [\"USD\"]" }
+        try await world.ok("currency", "add", "GOLD", "--decimals", "3", "--name", "Gold, grams")
+        try await world.ok("asset", "add", "Vault", "--currency", "GOLD")
+        try await world.ok("tx", "add", "Vault", "10.5", "--date", "2026-11-01T10:00:00Z")
+        try await world.ok("goal", "add", "Bullion", "--currency", "USD", "--target", "2000")
+        try await world.ok("allocate", "Vault", "Bullion=100%")
+        await world.simulator.resetRequests()
+
+        // No price yet: the figure is missing and the warning says how to set one; no provider is asked for GOLD.
+        let before = try await world.ok("goal", "show", "Bullion", "--json")
+        #expect(before.object?["funded"] is NSNull && before.object?["missing_rates"] as? [String] == ["GOLD"])
+        #expect(before.stderr.contains("GOLD has no CoinGecko id") && before.stderr.contains("walletwatch rates set GOLD USD PRICE"), "\(before.stderr)")
+        #expect(await world.simulator.requests().allSatisfy { !($0.query ?? "").lowercased().contains("gold") })
+        #expect(try await Self.ratesCheck(world) == (false, true), "doctor: GOLD in use without an id and without a price")
+
+        let set = try await world.ok("rates", "set", "GOLD", "USD", "75.20", "--json")
+        let stored = try #require(set.object)
+        #expect(stored["base"] as? String == "GOLD" && stored["quote"] as? String == "USD" && stored["provider"] as? String == "manual")
+        #expect(set.stdout.contains("\"rate\": 75.2") && stored["fetched_at"] as? String == "2026-11-21T12:00:00.000Z")
+        #expect(stored["latest"] as? Bool == true && stored["replaced"] as? Bool == false && stored["stale"] as? Bool == false)
+
+        // 10.500 g at 75.20 USD/g = 789.60 USD.
+        let cents = Self.halfEven(10_500 * 7_520, 1_000)
+        #expect(cents == 78_960)
+        #expect(try await Self.ratesCheck(world) == (true, true), "doctor: priced by hand")
+        let after = try #require(try await world.ok("goal", "show", "Bullion", "--json").object)
+        #expect(after["funded"] as? Int == Int(cents), "\(after)")
+        // In EUR through BTC: GOLD/USD by hand, BTC/USD and BTC/EUR from the provider.
+        let report = try #require(try await world.ok("report", "--currency", "EUR", "--json").object)
+        let value = try #require((report["assets"] as? [[String: Any]])?.first?["value"] as? Int)
+        #expect(value == Int(Self.halfEven(10_500 * 7_520 * 60_000, 1_000 * 65_000)))
+
+        // A price of a past day: the day's value of the deposit; the later price stays the latest.
+        let past = try await world.ok("rates", "set", "GOLD", "USD", "70", "--at", "2026-11-01")
+        #expect(past.stdout.contains("a newer GOLD/USD rate is stored"), "\(past.stdout)")
+        let listed = try #require(try await world.ok("tx", "list", "--json").objects?.first)
+        #expect(listed["value_at_date"] as? Int == 73_500, "10.5 g at 70.00 USD")
+        #expect(try await world.latest().contains("GOLD/USD 75.2 manual"))
+        let again = try #require(try await world.ok("rates", "set", "GOLD", "USD", "71", "--at", "2026-11-01", "--json").object)
+        #expect(again["replaced"] as? Bool == true)
+        #expect(try await sqlite(world.database, "SELECT COUNT(*) FROM rate_history WHERE base = 'GOLD'") == "2")
+
+        // Refusals: one line each, nothing stored.
+        let refusals: [([String], Int32, String)] = [
+            (["rates", "set", "GOLD", "USD", "75", "--at", "2026-11-22"], 65, "--at 2026-11-22 is in the future"),
+            (["rates", "set", "GOLD", "USD", "--", "-3"], 64, "price '-3' is not a positive decimal number"),
+            (["rates", "set", "GOLD", "USD", "0"], 64, "price '0' is not a positive decimal number"),
+            (["rates", "set", "SILVER", "USD", "1"], 64, "unknown currency 'SILVER'"),
+            (["rates", "set", "GOLD", "gold", "1"], 64, "a price is of one currency in another"),
+            (["rates", "set", "GOLD", "USD", "1", "--at", "soon"], 64, "--at 'soon' is not a time"),
+        ]
+        for (arguments, status, message) in refusals {
+            let result = try await world.cli().run(arguments)
+            #expect(result.status == status, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains(message) && result.stderr.split(separator: "\n").count == 1,
+                    "\(arguments): \(result.stderr)")
+        }
+        #expect(try await sqlite(world.database, "SELECT COUNT(*) FROM rate_history WHERE base = 'GOLD'") == "2")
+    }
+
+    /// doctor's rates check: whether it passed, and whether its detail names GOLD as it should
+    /// (without a price: the way to set one; with one: priced by hand).
+    static func ratesCheck(_ world: World) async throws -> (ok: Bool, named: Bool) {
+        let doctor = try #require(try await world.cli().run("doctor", "--json").object)
+        let check = try #require((doctor["checks"] as? [[String: Any]])?.first { $0["name"] as? String == "rates" })
+        let ok = check["ok"] as? Bool ?? false, detail = check["detail"] as? String ?? ""
+        return (ok, ok ? detail.contains("priced by hand: GOLD")
+                       : detail.contains("GOLD in use without a CoinGecko id and without a price; set one with `walletwatch rates set GOLD USD PRICE`"))
+    }
+
     // MARK: - mempool for BTC, CoinGecko for the rest
 
     @Test("mempool prices BTC; ETH still gets prices, from CoinGecko at coingecko_url; one failing part leaves the other")

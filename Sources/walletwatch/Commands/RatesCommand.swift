@@ -19,8 +19,9 @@ struct RatesCommand: AsyncParsableCommand {
             provider answers, and used marked stale when it does not. A missing rate is never \
             taken as zero: the figure is shown as missing, naming the pair.
 
-            A unit without a CoinGecko id (a share, a gram of gold) is priced by no provider: \
-            `walletwatch rates import FILE` adds its prices.
+            A unit without a CoinGecko id (a share, a gram of gold) is priced by you: \
+            `walletwatch rates set CODE QUOTE PRICE` records one price, now or at a past time, \
+            and `walletwatch rates import FILE` adds many.
 
             `walletwatch rates backfill` fetches one price per day for every priced pair into \
             the rate history (portfolio figures and values at transaction dates need them).
@@ -28,10 +29,12 @@ struct RatesCommand: AsyncParsableCommand {
             Examples:
               walletwatch rates
               walletwatch rates --refresh --json
+              walletwatch rates set GOLD USD 75.20
+              walletwatch rates set VWCE.DE EUR 118.34 --at 2026-10-01
               walletwatch rates backfill
               walletwatch rates import btc-usd-daily.csv
             """,
-        subcommands: [Import.self, Backfill.self])
+        subcommands: [SetPrice.self, Import.self, Backfill.self])
 
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Ask the provider now.") var refresh = false
