@@ -106,6 +106,69 @@ struct CoinPricesCLITests {
         #expect((shown["missing_rates"] as? [Any])?.isEmpty == true)
     }
 
+    // MARK: - A missing price
+
+    @Test("no ETH price: every view shows the figure as missing, naming ETH/USD, never as 0")
+    func missingEther() async throws {
+        // CoinGecko knows no ethereum here: its answer leaves the id out.
+        let world = try await World(coins: [:]) { "provider = \"coingecko\"\nurl = \"\($0.coingeckoURL)\"\ncurrencies = [\"USD\"]" }
+        try await world.ok("asset", "add", "Ledger ETH", "--currency", "ETH")
+        try await world.ok("tx", "add", "Ledger ETH", "1.5", "--date", "2026-11-20T10:00:00Z")
+        try await world.ok("goal", "add", "Stake", "--currency", "ETH", "--target", "32", "--deadline", "2027-10-31")
+        try await world.ok("goal", "add", "House", "--currency", "USD", "--target", "10000")
+        try await world.ok("allocate", "Ledger ETH", "House=100%")
+
+        let refreshed = try await world.ok("rates", "--refresh")
+        #expect(refreshed.stderr.contains("CoinGecko does not know the id 'ethereum' of ETH"), "\(refreshed.stderr)")
+        #expect(try await world.latest() == ["BTC/USD 65000 coingecko"])
+
+        // goal show and goal list: funded unknown, the pair named.
+        let goal = try await world.ok("goal", "show", "House", "--json")
+        let shown = try #require(goal.object)
+        #expect(shown["funded"] is NSNull && shown["progress"] is NSNull && shown["distance"] is NSNull)
+        #expect(shown["missing_rates"] as? [String] == ["ETH/USD"])
+        #expect(try await world.ok("goal", "show", "House").stdout.contains("funded    no rate for ETH/USD"))
+        let listLine = try #require(try await world.ok("goal", "list").stdout.split(separator: "\n").first { $0.hasPrefix("House") })
+        #expect(listLine.contains("no rate for ETH/USD") && !listLine.contains(" 0.00 USD"), "\(listLine)")
+
+        // The month: a goal of 32 ETH has no USD figure.
+        let month = try #require(try await world.ok("month", "status", "--json").object)
+        let stake = try #require((month["goals"] as? [[String: Any]])?.first { $0["goal"] as? String == "Stake" })
+        #expect(stake["remaining_display"] is NSNull)
+        #expect((month["rates"] as? [String: Any])?["missing"] as? [String] == ["ETH/USD"])
+        #expect((month["total"] as? [String: Any])?["remaining_display"] is NSNull)
+        let monthTable = try await world.ok("month", "status").stdout
+        #expect(monthTable.contains("no rate for ETH/USD"), "\(monthTable)")
+
+        // The report: the asset's value unknown, naming the pair.
+        let report = try #require(try await world.ok("report", "--json").object)
+        let line = try #require((report["assets"] as? [[String: Any]])?.first)
+        #expect(line["value"] is NSNull)
+        #expect((line["missing_rate"] as? [String: Any])?["pair"] as? String == "ETH/USD")
+        #expect(try await world.ok("report").stdout.contains("no rate for ETH/USD"))
+
+        // tx list: no value at its date, and the table says which rate is missing.
+        let listed = try #require(try await world.ok("tx", "list", "--json").objects?.first)
+        #expect(listed["value_at_date"] is NSNull && listed["value_currency"] as? String == "USD" && listed["currency"] as? String == "ETH")
+        #expect(try await world.ok("tx", "list").stdout.contains("no rate for ETH/USD"))
+
+        // The page.
+        let portFile = world.folder.file("web.port")
+        let server = try BackgroundProcess(world.cli().binary, ["serve", "--listen", "127.0.0.1:0", "--port-file", portFile],
+                                           environment: world.cli().environment, currentDirectory: world.folder.path)
+        var port = 0
+        #expect(await eventually(within: .seconds(30)) {
+            port = Int((try? String(contentsOfFile: portFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+            return port > 0
+        }, "serve did not start: \(server.stderr)")
+        let page = try await ProcessRunner.run("/usr/bin/curl", ["-s", "--max-time", "30", "http://127.0.0.1:\(port)/"],
+                                               environment: [:], currentDirectory: "/").stdout
+        #expect(page.contains("<span class=\"warn\">no rate for ETH/USD</span>"), "the goal's remaining in USD: \(page.prefix(4000))")
+        #expect(page.contains("no rate for ETH/USD</td>") || page.contains(">no rate for ETH/USD<"), "the transaction's value then")
+        server.send(SIGTERM)
+        #expect(await server.exitStatus(within: .seconds(30)) == 0, "\(server.stderr)")
+    }
+
     // MARK: - A unit priced by hand
 
     @Test("rates set: a unit without a CoinGecko id, priced by hand, funds a goal in USD; past prices value past dates")
@@ -120,7 +183,7 @@ struct CoinPricesCLITests {
 
         // No price yet: the figure is missing and the warning says how to set one; no provider is asked for GOLD.
         let before = try await world.ok("goal", "show", "Bullion", "--json")
-        #expect(before.object?["funded"] is NSNull && before.object?["missing_rates"] as? [String] == ["GOLD"])
+        #expect(before.object?["funded"] is NSNull && before.object?["missing_rates"] as? [String] == ["GOLD/USD"])
         #expect(before.stderr.contains("GOLD has no CoinGecko id") && before.stderr.contains("walletwatch rates set GOLD USD PRICE"), "\(before.stderr)")
         #expect(await world.simulator.requests().allSatisfy { !($0.query ?? "").lowercased().contains("gold") })
         #expect(try await Self.ratesCheck(world) == (false, true), "doctor: GOLD in use without an id and without a price")
