@@ -337,4 +337,59 @@ struct CoinPricesCLITests {
         }
         return result
     }
+
+    // MARK: - Saving plans in another currency
+
+    @Test("an automatic plan of 100 USD a month into ETH books amount / price at each date in wei, half to even once; a date without any rate waits")
+    func automaticPlanIntoEther() async throws {
+        let world = try await World { _ in "provider = \"static\"\ncurrencies = [\"USD\"]\n[rates.static]\n\"BTC/USD\" = \"65000\"" }
+        world.folder.write("eth.csv", "date,base,quote,rate\n2026-09-01,ETH,USD,3000\n2026-10-01,ETH,USD,3355.4432\n")
+        try await world.ok("rates", "import", "eth.csv")
+        try await world.ok("asset", "add", "Ether", "--currency", "ETH")
+        try await world.ok("goal", "add", "Stake", "--currency", "ETH", "--target", "32")
+        try await world.ok("saving-plan", "add", "Monthly", "--goal", "Stake", "--asset", "Ether", "--amount", "100", "--currency", "USD",
+                           "--method", "automatic", "--start", "2026-09-01")
+        try await world.ok("saving-plan", "add", "Euros", "--goal", "Stake", "--asset", "Ether", "--amount", "50", "--currency", "EUR",
+                           "--method", "automatic", "--start", "2026-11-01")
+        let listed = try await world.ok("saving-plan", "list", "--json")
+        // 100 USD at 3000 USD/ETH = 0.0333... ETH; at 3355.4432 exactly 29802322387695312.5 wei, to the even wei;
+        // on 2026-11-01 the latest price before it (2026-10-01's).
+        let september = Self.halfEven(10_000 * 10_000_000_000_000_000, 3_000)
+        let october = Self.halfEven(10_000 * 10_000_000_000_000_000 * 10_000, 33_554_432)
+        #expect(september == 33_333_333_333_333_333 && october == 29_802_322_387_695_312)
+        let amounts = try await sqlite(world.database, "SELECT amount FROM transactions ORDER BY date").split(separator: "\n").map(String.init)
+        #expect(amounts == ["\(september)", "\(october)", "\(october)"], "\(amounts)")
+        // The plan in EUR: no EUR rate reaches ETH (only BTC/USD and ETH/USD are known), so nothing is booked yet.
+        #expect(listed.stderr.contains("saving plan 'Euros' due 2026-11-01 is not recorded yet: no ETH/EUR rate"), "\(listed.stderr)")
+
+        // A EUR price from the user: the waiting date is booked, at 50 EUR / 2800 EUR per ETH.
+        try await world.ok("rates", "set", "ETH", "EUR", "2800", "--at", "2026-11-01")
+        let caughtUp = try await world.ok("saving-plan", "list", "--json")
+        #expect(!caughtUp.stderr.contains("not recorded yet"), "\(caughtUp.stderr)")
+        let euros = try await sqlite(world.database, "SELECT amount FROM transactions WHERE note LIKE '%Euros%'")
+        #expect(euros == "\(Self.halfEven(5_000 * 10_000_000_000_000_000, 2_800))")
+    }
+
+    @Test("a reminder in USD or EUR fulfilled by an ETH deposit valued at its date, through the pair or a cross")
+    func reminderInAnotherCurrency() async throws {
+        let world = try await World { _ in "provider = \"static\"\ncurrencies = [\"USD\"]\n[rates.static]\n\"BTC/USD\" = \"65000\"\n\"BTC/EUR\" = \"60000\"" }
+        world.folder.write("eth.csv", "date,base,quote,rate\n2026-11-02,ETH,USD,3000\n2026-11-01,BTC,USD,65000\n2026-11-01,BTC,EUR,60000\n")
+        try await world.ok("rates", "import", "eth.csv")
+        try await world.ok("asset", "add", "Ether", "--currency", "ETH")
+        try await world.ok("goal", "add", "Stake", "--currency", "ETH", "--target", "32")
+        // The deposits first: a reminder whose 7 days are over is decided when the plan is added.
+        try await world.ok("tx", "add", "Ether", "0.04", "--date", "2026-11-02T10:00:00Z")
+        try await world.ok("tx", "add", "Ether", "0.04", "--date", "2026-11-02T11:00:00Z")
+        try await world.ok("saving-plan", "add", "Dollars", "--goal", "Stake", "--asset", "Ether", "--amount", "100", "--currency", "USD",
+                           "--start", "2026-11-02")
+        try await world.ok("saving-plan", "add", "Euros", "--goal", "Stake", "--asset", "Ether", "--amount", "100", "--currency", "EUR",
+                           "--start", "2026-11-02")
+        let plans = try #require(try await world.ok("saving-plan", "list", "--json").objects)
+        #expect(plans.allSatisfy { ($0["last"] as? [String: Any])?["status"] as? String == "fulfilled" }, "\(plans)")
+        // 0.04 ETH at 3000 USD = 120.00 USD; in EUR through BTC: 120 x 60000 / 65000 EUR.
+        let claims = try await sqlite(world.database, """
+            SELECT p.name || ' ' || c.value FROM saving_plan_claims c JOIN saving_plans p ON p.id = c.plan_id ORDER BY p.name
+            """).split(separator: "\n").map(String.init)
+        #expect(claims == ["Dollars 12000", "Euros \(Self.halfEven(4 * 3_000 * 60_000, 65_000))"], "\(claims)")
+    }
 }
