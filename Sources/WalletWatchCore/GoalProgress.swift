@@ -20,8 +20,9 @@ public struct GoalProgress: Hashable, Sendable {
     /// share could not be converted. A missing rate makes the goal's figures unknown: counting
     /// that share as zero would report a goal as further away than it is.
     public let funded: Int128?
-    /// Asset currencies whose shares could not be converted (no rate).
-    public let missingRates: [Currency]
+    /// The pairs (an asset's currency to the goal's) whose shares could not be converted: no
+    /// rate, stored or derived.
+    public let missingRates: [CurrencyPair]
 
     /// Adds up the funded shares of a goal's assets in the goal's currency.
     public init(goal: Goal, shares: [Money], converter: any CurrencyConverter) {
@@ -39,7 +40,7 @@ public struct GoalProgress: Hashable, Sendable {
         }
         self.target = goal.target
         self.funded = missing.isEmpty ? funded : nil
-        self.missingRates = missing.sorted()
+        self.missingRates = missing.sorted().map { CurrencyPair(base: $0, quote: goal.currency) }
     }
 
     /// funded / target, as numerator and denominator (0 when the target is 0; may exceed 1);

@@ -57,18 +57,12 @@ public struct Pricer: Sendable {
     }
 
     /// Display-currency minor units for one minor unit of `currency` on the UTC day of
-    /// `instant` (SPEC.md section 17's `value_at_date`): the latest rate of that day at or
-    /// before `instant`, else the first one later that day; nil when the day has no rate (an
-    /// older one is not carried forward: a price from another day is not that day's value).
+    /// `instant` (SPEC.md section 17's `value_at_date`, ``RateHistory/quote(from:to:onDayOf:)``):
+    /// nil when the day has no rate (an older one is not carried forward: a price from another
+    /// day is not that day's value).
     public func unitPrice(_ currency: Currency, onDayOf instant: Instant) -> Decimal? {
         if currency == display { return 1 }
-        let day = instant.day
-        for moment in [instant, day.lastInstant] {
-            if let quote = history.quote(from: currency, to: display, at: moment), quote.asOf?.day == day {
-                return unitPrice(currency, from: quote)
-            }
-        }
-        return nil
+        return history.quote(from: currency, to: display, onDayOf: instant).map { unitPrice(currency, from: $0) }
     }
 
     /// `quote` (display per `currency`, in major units) as minor units per minor unit.

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Exchange rates over time, answering "the rate at D" as SPEC.md section 13 defines it: the
-/// latest stored rate at or before D. Conversions use the same lookup as ``RateTable`` (the
-/// same currency, the stored pair, its inverse, or a cross through BTC), each leg taken at D.
+/// latest stored rate at or before D. Conversions use the same lookup as ``RateTable``
+/// (``RateRoute``: the same currency, the stored pair, its inverse, or a cross through one or
+/// two intermediates), each leg taken at D: a pair without a rate at D is no leg at D.
 public struct RateHistory: Sendable {
     /// One stored rate of a pair.
     public struct Point: Hashable, Sendable {
@@ -16,10 +17,12 @@ public struct RateHistory: Sendable {
 
     /// Each pair's rates, oldest first.
     public let points: [CurrencyPair: [Point]]
+    let route: RateRoute
 
     /// Builds the history from stored rates in any order. Zero or negative rates are left out
     /// (they would divide by zero); of two rates at the same instant the later one given wins.
-    public init(_ rates: [ExchangeRate]) {
+    /// - parameter preferred: intermediates to try after BTC for a cross rate (the display currency).
+    public init(_ rates: [ExchangeRate], preferred: [Currency] = []) {
         var points: [CurrencyPair: [Point]] = [:]
         for rate in rates where rate.rate > 0 {
             points[rate.pair, default: []].append(Point(instant: rate.fetchedAt, rate: rate.rate))
@@ -33,29 +36,52 @@ public struct RateHistory: Sendable {
             }
             return result
         }
+        route = RateRoute(pairs: self.points.keys, preferred: preferred)
     }
 
     /// The rate from `source` to `target` at `instant`, or nil when none is known at or before it.
     public func quote(from source: Currency, to target: Currency, at instant: Instant) -> RateQuote? {
-        if source == target { return RateQuote(numerator: 1, denominator: 1, asOf: nil, stale: false) }
-        if let direct = direct(from: source, to: target, at: instant) { return direct }
-        guard source != .btc, target != .btc,
-              let toBitcoin = direct(from: source, to: .btc, at: instant),
-              let fromBitcoin = direct(from: .btc, to: target, at: instant)
-        else { return nil }
-        let asOf = [toBitcoin.asOf, fromBitcoin.asOf].compactMap { $0 }.min()
-        return RateQuote(numerator: toBitcoin.numerator * fromBitcoin.numerator,
-                         denominator: toBitcoin.denominator * fromBitcoin.denominator, asOf: asOf, stale: false)
+        route.quote(from: source, to: target) { direct(from: $0, to: $1, at: instant) }
     }
 
-    /// The instants at which the rate from `source` to `target` may change: every stored rate of
-    /// the pairs a conversion between them can use.
+    /// The rate from `source` to `target` on the UTC day of `instant` (SPEC.md section 17's
+    /// "value at its date"): the latest of that day at or before `instant`, else the day's
+    /// latest; nil when the day has none (a rate of another day is not that day's).
+    public func quote(from source: Currency, to target: Currency, onDayOf instant: Instant) -> RateQuote? {
+        if source == target { return quote(from: source, to: target, at: instant) }
+        let day = instant.day
+        for moment in [instant, day.lastInstant] {
+            if let quote = quote(from: source, to: target, at: moment), quote.asOf?.day == day { return quote }
+        }
+        return nil
+    }
+
+    /// The instants at which the rate from `source` to `target` changes: every stored rate of
+    /// the pairs a conversion between them uses at some instant (either direction of each leg:
+    /// whichever was stored last is the leg). Pairs the lookup could read but never uses (a
+    /// cross route while the direct pair has a rate) add no instants.
     public func changeInstants(from source: Currency, to target: Currency) -> [Instant] {
-        guard source != target else { return [] }
-        let pairs = [CurrencyPair(base: source, quote: target), CurrencyPair(base: target, quote: source),
-                     CurrencyPair(base: source, quote: .btc), CurrencyPair(base: .btc, quote: source),
-                     CurrencyPair(base: target, quote: .btc), CurrencyPair(base: .btc, quote: target)]
-        return Set(pairs.flatMap { points[$0]?.map(\.instant) ?? [] }).sorted()
+        let candidates = Set(route.candidatePairs(from: source, to: target).flatMap { points[$0]?.map(\.instant) ?? [] })
+        var used: Set<CurrencyPair> = []
+        for instant in candidates {
+            for (from, to) in route.route(from: source, to: target, leg: { direct(from: $0, to: $1, at: instant) })?.legs ?? [] {
+                used.insert(CurrencyPair(base: from, quote: to))
+                used.insert(CurrencyPair(base: to, quote: from))
+            }
+        }
+        return Set(used.flatMap { points[$0]?.map(\.instant) ?? [] }).sorted()
+    }
+
+    /// Of the `stored` pairs, those a conversion between any two of `currencies` may read: what
+    /// a history for converting among them must hold (the store loads only these).
+    public static func pairsNeeded(among currencies: Set<Currency>, stored: Set<CurrencyPair>) -> Set<CurrencyPair> {
+        let route = RateRoute(pairs: stored, preferred: [])
+        let list = currencies.sorted()
+        var needed: Set<CurrencyPair> = []
+        for (index, source) in list.enumerated() {
+            for target in list[(index + 1)...] { needed.formUnion(route.candidatePairs(from: source, to: target)) }
+        }
+        return needed.intersection(stored)
     }
 
     /// A stored pair or its inverse at `instant`: whichever was stored last (the pair on a tie),

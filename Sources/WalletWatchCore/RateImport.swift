@@ -87,6 +87,15 @@ public enum RateImportParser {
         return (rates, problems)
     }
 
+    /// A rate as a user writes one: a positive decimal of at most 30 digits (`61250.50`), never
+    /// an exponent or a sign; nil otherwise.
+    public static func positiveRate(_ text: String) -> Decimal? {
+        guard let parsed = ParsedDecimal(text), !parsed.negative, parsed.integerDigits.count + parsed.fractionDigits.count <= 30,
+              let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), decimal > 0
+        else { return nil }
+        return decimal
+    }
+
     static func parseRate(date: String, base: String, quote: String, rate: String, line: Int, now: Instant,
                           registry: CurrencyRegistry) -> Result<ImportedRate, RateImportProblem> {
         func problem(_ reason: String) -> Result<ImportedRate, RateImportProblem> { .failure(RateImportProblem(line: line, reason: reason)) }
@@ -97,9 +106,7 @@ public enum RateImportParser {
         guard let baseCurrency = try? registry.currency(base) else { return problem("base '\(base)' is not a currency; use one of `walletwatch currency list`, such as BTC, ETH or USD") }
         guard let quoteCurrency = try? registry.currency(quote) else { return problem("quote '\(quote)' is not a currency; use one of `walletwatch currency list`, such as USD or EUR") }
         guard baseCurrency != quoteCurrency else { return problem("base and quote are both \(baseCurrency.code); a rate is between two currencies") }
-        guard let parsed = ParsedDecimal(rate), !parsed.negative, parsed.integerDigits.count + parsed.fractionDigits.count <= 30,
-              let decimal = Decimal(string: rate, locale: Locale(identifier: "en_US_POSIX")), decimal > 0
-        else {
+        guard let decimal = positiveRate(rate) else {
             return problem("rate '\(rate)' is not a positive decimal number; write it like 61250.50")
         }
         return .success(ImportedRate(line: line, pair: CurrencyPair(base: baseCurrency, quote: quoteCurrency), instant: instant, rate: decimal))

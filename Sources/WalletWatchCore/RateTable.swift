@@ -13,6 +13,9 @@ public struct ExchangeRate: Hashable, Sendable {
         self.fetchedAt = fetchedAt
         self.provider = provider
     }
+
+    /// The provider name of a price the user set by hand (`walletwatch rates set`).
+    public static let manualProvider = "manual"
 }
 
 /// A rate between two currencies, as found in a ``RateTable``. It is kept as a fraction
@@ -30,31 +33,29 @@ public struct RateQuote: Hashable, Sendable {
     public var rate: Decimal { numerator / denominator }
 }
 
-/// The latest rates known, converting with SPEC.md section 7's lookup: 1 for the same currency,
-/// the stored pair, its inverse, or a cross through BTC. A missing rate is nil, never zero.
+/// The latest rates known, converting between any two currencies with ``RateRoute``'s lookup
+/// (SPEC.md sections 7 and 25): 1 for the same currency, the stored pair, its inverse, or a cross
+/// through one or two intermediates (BTC first, then `preferred`, the display currency). A
+/// missing rate is nil, never zero.
 public struct RateTable: CurrencyConverter {
     public let rates: [CurrencyPair: ExchangeRate]
     /// When the table is read, to judge staleness.
     public let now: Instant
     /// Rates older than this many seconds are stale.
     public let maxAgeSeconds: Int64
+    let route: RateRoute
 
-    public init(rates: [ExchangeRate], now: Instant, maxAgeSeconds: Int64) {
+    /// - parameter preferred: intermediates to try after BTC for a cross rate (the display currency).
+    public init(rates: [ExchangeRate], now: Instant, maxAgeSeconds: Int64, preferred: [Currency] = []) {
         self.rates = Dictionary(rates.map { ($0.pair, $0) }, uniquingKeysWith: { $0.fetchedAt >= $1.fetchedAt ? $0 : $1 })
         self.now = now
         self.maxAgeSeconds = maxAgeSeconds
+        route = RateRoute(pairs: self.rates.filter { $0.value.rate > 0 }.keys, preferred: preferred)
     }
 
     /// The rate from `source` to `target`, or nil when none can be derived.
     public func quote(from source: Currency, to target: Currency) -> RateQuote? {
-        if source == target { return RateQuote(numerator: 1, denominator: 1, asOf: nil, stale: false) }
-        if let direct = direct(from: source, to: target) { return direct }
-        guard source != .btc, target != .btc,
-              let toBitcoin = direct(from: source, to: .btc), let fromBitcoin = direct(from: .btc, to: target)
-        else { return nil }
-        let asOf = [toBitcoin.asOf, fromBitcoin.asOf].compactMap { $0 }.min()
-        return RateQuote(numerator: toBitcoin.numerator * fromBitcoin.numerator, denominator: toBitcoin.denominator * fromBitcoin.denominator,
-                         asOf: asOf, stale: toBitcoin.stale || fromBitcoin.stale)
+        route.quote(from: source, to: target, leg: direct)
     }
 
     /// A stored pair or its inverse.
@@ -68,7 +69,11 @@ public struct RateTable: CurrencyConverter {
         return nil
     }
 
-    func isStale(_ rate: ExchangeRate) -> Bool { now.seconds(since: rate.fetchedAt) > maxAgeSeconds }
+    /// A rate older than the allowed age, unless the user set it by hand (`rates set`): no
+    /// provider refreshes such a price, and it holds until the user sets another.
+    public func isStale(_ rate: ExchangeRate) -> Bool {
+        rate.provider != ExchangeRate.manualProvider && now.seconds(since: rate.fetchedAt) > maxAgeSeconds
+    }
 
     public func convert(_ money: Money, to currency: Currency) -> Money? {
         guard let quote = quote(from: money.currency, to: currency) else { return nil }

@@ -19,6 +19,13 @@ public enum DisplayFormat {
     /// What a table shows where a figure is unknown because an exchange rate is missing.
     public static let noRate = "no rate"
 
+    /// What a view shows where a figure is unknown because the rates of `pairs` are missing
+    /// (SPEC.md section 25: shown as missing, never as 0, naming the pair): `no rate for ETH/USD`.
+    public static func noRate(for pairs: some Sequence<CurrencyPair>) -> String {
+        let named = Set(pairs).sorted().map(\.description)
+        return named.isEmpty ? noRate : "\(noRate) for \(named.joined(separator: ", "))"
+    }
+
     /// `2026-11-02 11:00` in `zone`.
     public static func time(_ instant: Instant, _ zone: TimeZone) -> String {
         let local = localInstant(instant, zone).iso8601

@@ -77,9 +77,14 @@ extension Simulator {
         try await state.confirmEsploraTransaction(txid, height: height, time: time)
     }
 
-    /// Replaces the price table (or, with `merging`, changes only the currencies given).
+    /// Replaces the price table (or, with `merging`, changes only bitcoin's currencies given and
+    /// the coins given: a table made with ``PriceTable/init(_:coins:)`` carries the default coins).
     public func setPrices(_ prices: PriceTable, merging: Bool = false) async {
-        await state.setPrices(prices, replacing: !merging)
+        if merging {
+            await state.patchPrices(PricePatch(prices: prices.prices, coins: prices.coins))
+        } else {
+            await state.setPrices(prices)
+        }
     }
 
     /// Adds a fault; faults are tried in the order added.

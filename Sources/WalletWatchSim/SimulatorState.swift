@@ -231,12 +231,12 @@ actor SimulatorState {
 
     // MARK: prices
 
-    func setPrices(_ table: PriceTable, replacing: Bool) {
-        if replacing {
-            prices = table
-        } else {
-            for (currency, price) in table.prices { prices[currency] = price }
-        }
+    func setPrices(_ table: PriceTable) {
+        prices = table
+    }
+
+    func patchPrices(_ patch: PricePatch) {
+        prices = prices.merged(with: patch)
     }
 
     // MARK: faults and the request log

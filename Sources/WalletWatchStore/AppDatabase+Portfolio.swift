@@ -30,20 +30,29 @@ extension AppDatabase {
         try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM rate_history") ?? 0 }
     }
 
-    /// The rate history between `currencies`; with a `window`, only what a lookup within it
-    /// can need (the rows in it, and each pair's last row at or before its start).
+    /// The rate history a conversion between any two of `currencies` can read: the stored pair
+    /// of two of them, and the legs of a cross rate through one or two other currencies
+    /// (``RateHistory/pairsNeeded(among:stored:)``); with a `window`, only what a lookup within
+    /// it can need (the rows in it, and each pair's last row at or before its start).
     static func rateHistory(_ db: Database, currencies: Set<Currency>, window: (from: Instant, through: Instant)? = nil) throws -> [ExchangeRate] {
-        guard !currencies.isEmpty else { return [] }
-        let codes = currencies.map(\.code)
-        let marks = Array(repeating: "?", count: codes.count).joined(separator: ",")
+        guard currencies.count > 1 else { return [] }
+        // The pairs stored at all: the index on (base, quote, fetched_at) answers this.
+        var stored: Set<CurrencyPair> = []
+        for row in try Row.fetchAll(db, sql: "SELECT DISTINCT base, quote FROM rate_history") {
+            let base: String = row["base"], quote: String = row["quote"]
+            guard let pair = CurrencyPair("\(base)/\(quote)") else { throw StoreError.corrupt("rate history pair \(base)/\(quote)") }
+            stored.insert(pair)
+        }
+        let pairs = RateHistory.pairsNeeded(among: currencies, stored: stored).sorted()
+        guard !pairs.isEmpty else { return [] }
         var span = ""
-        var arguments = StatementArguments(codes + codes)
+        var spanArguments: StatementArguments = []
         if let window {
             span = """
                  AND fetched_at <= ? AND fetched_at >= COALESCE((SELECT MAX(fetched_at) FROM rate_history p
                      WHERE p.base = h.base AND p.quote = h.quote AND p.fetched_at <= ?), ?)
                 """
-            arguments += [window.through, window.from, window.from]
+            spanArguments = [window.through, window.from, window.from]
         }
         // A run of equal rates of a pair (a static provider, a quiet market) keeps its first and
         // its last row: the first says since when the rate holds, the last how fresh it is,
@@ -52,23 +61,26 @@ extension AppDatabase {
         var rates: [ExchangeRate] = []
         var previous: (base: String, quote: String, rate: String)?
         var runHasTail = false
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT base, quote, rate, fetched_at, provider FROM rate_history h WHERE base IN (\(marks)) AND quote IN (\(marks))\(span)
-            ORDER BY base, quote, fetched_at, id
-            """, arguments: arguments)
-        while let row = try rows.next() {
-            let base: String = row["base"], quote: String = row["quote"], text: String = row["rate"]
-            let repeats = previous.map { $0 == (base, quote, text) } ?? false
-            previous = (base, quote, text)
-            guard let rate = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
-                  let pair = CurrencyPair("\(base)/\(quote)")
-            else { throw StoreError.corrupt("rate history row \(base)/\(quote) '\(text)'") }
-            let point = ExchangeRate(pair: pair, rate: rate, fetchedAt: try row.decode(forColumn: "fetched_at"), provider: row["provider"])
-            if repeats && runHasTail {
-                rates[rates.count - 1] = point
-            } else {
-                rates.append(point)
-                runHasTail = repeats
+        let statement = try db.cachedStatement(sql: """
+            SELECT base, quote, rate, fetched_at, provider FROM rate_history h WHERE base = ? AND quote = ?\(span)
+            ORDER BY fetched_at, id
+            """)
+        for pair in pairs {
+            let rows = try Row.fetchCursor(statement, arguments: [pair.base, pair.quote] + spanArguments)
+            while let row = try rows.next() {
+                let base: String = row["base"], quote: String = row["quote"], text: String = row["rate"]
+                let repeats = previous.map { $0 == (base, quote, text) } ?? false
+                previous = (base, quote, text)
+                guard let rate = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+                    throw StoreError.corrupt("rate history row \(base)/\(quote) '\(text)'")
+                }
+                let point = ExchangeRate(pair: pair, rate: rate, fetchedAt: try row.decode(forColumn: "fetched_at"), provider: row["provider"])
+                if repeats && runHasTail {
+                    rates[rates.count - 1] = point
+                } else {
+                    rates.append(point)
+                    runHasTail = repeats
+                }
             }
         }
         return rates

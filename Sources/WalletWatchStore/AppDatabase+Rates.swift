@@ -50,6 +50,78 @@ extension AppDatabase {
     }
 }
 
+/// The currencies a database's figures are in: what the rate provider must price.
+public struct CurrenciesInUse: Sendable, Equatable {
+    /// The assets' currencies.
+    public var held: Set<Currency> = []
+    /// The currencies of the goals that are not cancelled.
+    public var goals: Set<Currency> = []
+    /// The saving plans' currencies (a plan of 100 USD into ETH).
+    public var plans: Set<Currency> = []
+
+    public init(held: Set<Currency> = [], goals: Set<Currency> = [], plans: Set<Currency> = []) {
+        self.held = held
+        self.goals = goals
+        self.plans = plans
+    }
+}
+
+extension AppDatabase {
+    /// The currencies of the assets, the goals (not cancelled) and the saving plans.
+    public func currenciesInUse() throws -> CurrenciesInUse {
+        try read { db in
+            func codes(_ sql: String) throws -> Set<Currency> { Set(try Currency.fetchAll(db, sql: sql)) }
+            return CurrenciesInUse(held: try codes("SELECT DISTINCT currency FROM assets"),
+                                   goals: try codes("SELECT DISTINCT currency FROM goals WHERE status != 'cancelled'"),
+                                   plans: try codes("SELECT DISTINCT currency FROM saving_plans"))
+        }
+    }
+
+    /// Stores a price the user set by hand (`rates set`) as a provider's point is stored: in the
+    /// rate history at its instant and, when it is the newest of its pair, as the pair's latest
+    /// rate. A hand-set price of the same pair (either direction) at the same instant is
+    /// replaced: setting it again corrects it. Returns whether it became the latest rate and
+    /// whether it replaced an earlier one. A goal the price funds to its target is announced.
+    public func saveManualRate(_ rate: ExchangeRate, now: Instant) async throws -> (latest: Bool, replaced: Bool) {
+        try Self.requirePositive([(rate.pair, rate.rate, rate.provider)])
+        return try await write { db in
+            let pair = rate.pair
+            let sameInstant = "((base = ? AND quote = ?) OR (base = ? AND quote = ?)) AND fetched_at = ? AND provider = ?"
+            let arguments: StatementArguments = [pair.base, pair.quote, pair.quote, pair.base, rate.fetchedAt, rate.provider]
+            try db.execute(sql: "DELETE FROM rate_history WHERE \(sameInstant)", arguments: arguments)
+            let replaced = db.changesCount > 0
+            try db.execute(sql: "INSERT INTO rate_history (base, quote, rate, fetched_at, provider) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [pair.base, pair.quote, "\(rate.rate)", rate.fetchedAt, rate.provider])
+            // The inverse pair's latest rate, when it was this very price set before, goes: the
+            // history's newest row of that direction takes its place (or none).
+            if replaced {
+                if let inverse = try Row.fetchOne(db, sql: "SELECT fetched_at, provider FROM exchange_rates WHERE base = ? AND quote = ?",
+                                                  arguments: [pair.quote, pair.base]),
+                   (try inverse.decode(Instant.self, forColumn: "fetched_at")) == rate.fetchedAt, inverse["provider"] as String == rate.provider {
+                    try db.execute(sql: "DELETE FROM exchange_rates WHERE base = ? AND quote = ?", arguments: [pair.quote, pair.base])
+                    try db.execute(sql: """
+                        INSERT INTO exchange_rates (base, quote, rate, fetched_at, provider)
+                        SELECT base, quote, rate, fetched_at, provider FROM rate_history WHERE base = ? AND quote = ?
+                        ORDER BY fetched_at DESC, id DESC LIMIT 1
+                        """, arguments: [pair.quote, pair.base])
+                }
+            }
+            let storedAt = try Instant.fetchOne(db, sql: "SELECT fetched_at FROM exchange_rates WHERE base = ? AND quote = ?",
+                                                arguments: [pair.base, pair.quote])
+            var latest = false
+            if storedAt.map({ $0 <= rate.fetchedAt }) ?? true {
+                try db.execute(sql: """
+                    INSERT INTO exchange_rates (base, quote, rate, fetched_at, provider) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(base, quote) DO UPDATE SET rate = excluded.rate, fetched_at = excluded.fetched_at, provider = excluded.provider
+                    """, arguments: [pair.base, pair.quote, "\(rate.rate)", rate.fetchedAt, rate.provider])
+                latest = true
+            }
+            try Self.announceReachedGoals(now: now, in: db)
+            return (latest, replaced)
+        }
+    }
+}
+
 extension AppDatabase {
     /// The value of a setting, or nil.
     public func setting(_ key: String) throws -> String? {

@@ -8,7 +8,9 @@ extension AppDatabase {
     /// Each due date up to today (UTC) that a plan of an active goal has not handled yet gets
     /// its occurrence, written with what it causes: an automatic plan's deposit, recorded
     /// through the same path as `tx add` (ledger rules and Rule 1) and dated the start of the
-    /// due date; a reminder's `plan.due` event, enqueued only while its 7 days are not over (a
+    /// due date, in the asset's currency (``PlanBooking``: a plan in another currency books its
+    /// amount at the price of the date; a date without any rate waits, and the later ones after
+    /// it); a reminder's `plan.due` event, enqueued only while its 7 days are not over (a
     /// reminder for a date long past, found after downtime, would only be noise). The
     /// (plan, due) key makes each date happen once, however often and from however many
     /// processes this runs. Then every pending reminder is decided by ``ReminderMatcher``.
@@ -35,15 +37,34 @@ extension AppDatabase {
             case .automatic:
                 let kind: AssetKind = try row.decode(forColumn: "asset_kind")
                 let currency: Currency = try row.decode(forColumn: "asset_currency")
-                // `saving-plan add` refused both; the asset's currency may have changed since
+                // `saving-plan add` refused it; the asset's kind may have changed since
                 // (possible while it had no transaction).
-                guard kind == .manual, currency == plan.currency else {
-                    activity.warnings.append("saving plan '\(plan.name)' records \(plan.money) into '\(assetName)', which is now a \(kind.rawValue) asset in \(currency.code); nothing recorded: delete the plan and add it again in \(currency.code)")
+                guard kind == .manual else {
+                    activity.warnings.append("saving plan '\(plan.name)' records \(plan.money) into '\(assetName)', which is now a \(kind.rawValue) asset; nothing recorded: delete the plan and add it again with --method reminder")
                     continue
                 }
-                for due in dues {
+                dates: for due in dues {
+                    // A plan in another currency (100 USD a month into ETH) books the amount at
+                    // the price of its date, in the asset's smallest unit.
+                    let booking = try PlanBooking.amount(plan.money, into: currency, on: due, db: db)
+                    let amount: Int128
+                    switch booking {
+                    case .amount(let value):
+                        amount = value
+                    case .noRate(let pair):
+                        // This date and the later ones wait for a rate: each is recorded once, in order.
+                        activity.warnings.append("saving plan '\(plan.name)' due \(due) is not recorded yet: no \(pair) rate at that date to turn \(plan.money) into \(currency.code); `walletwatch rates backfill`, `rates set` or `rates import` adds one, and the next catch-up records it")
+                        break dates
+                    case .zero(let pair):
+                        activity.warnings.append("saving plan '\(plan.name)' due \(due): \(plan.money) rounds to 0 \(currency.code) at the \(pair) rate of that date; nothing recorded, the date counts as missed")
+                        try db.execute(sql: """
+                            INSERT INTO saving_plan_occurrences (plan_id, due, status, created_at, settled_at) VALUES (?, ?, 'missed', ?, ?)
+                            """, arguments: [plan.id, due, now, now])
+                        activity.entries.append(.init(plan: plan.name, due: due, status: .missed, txids: [], notified: false))
+                        continue
+                    }
                     let transaction = try insertManualTransaction(
-                        db, assetID: plan.assetID, currency: currency, amount: plan.amount, date: due.startInstant,
+                        db, assetID: plan.assetID, currency: currency, amount: amount, date: due.startInstant,
                         note: "saving plan '\(plan.name)' due \(due)", now: now)
                     try db.execute(sql: """
                         INSERT INTO saving_plan_occurrences (plan_id, due, status, txid, created_at, settled_at)
@@ -122,7 +143,8 @@ extension AppDatabase {
 
 /// Values deposits in a plan's currency at their dates: with a rate of the deposit's UTC day
 /// when one exists (the day's price that `value_at_date` shows), else the latest rate before
-/// it (SPEC.md section 13's "rate at D"), rounded half to even once.
+/// it (SPEC.md section 13's "rate at D"), for any pair of currencies (``RateHistory``'s route:
+/// the pair, its inverse or a cross), multiplied first and rounded half to even once.
 private struct DepositValuer {
     let history: RateHistory
 
@@ -133,14 +155,14 @@ private struct DepositValuer {
             return
         }
         let endOfLastDay = through.day.lastInstant
-        history = RateHistory(try AppDatabase.rateHistory(db, currencies: needed.union([.btc]), window: (from, endOfLastDay)))
+        history = RateHistory(try AppDatabase.rateHistory(db, currencies: needed, window: (from, endOfLastDay)))
     }
 
     func value(_ deposit: ReminderMatcher.Deposit, in currency: Currency) -> Int128? {
         guard deposit.currency != currency else { return deposit.amount }
-        let pricer = Pricer(history: history, display: currency)
-        guard let price = pricer.unitPrice(deposit.currency, onDayOf: deposit.date) ?? pricer.unitPrice(deposit.currency, at: deposit.date)
+        guard let quote = history.quote(from: deposit.currency, to: currency, onDayOf: deposit.date)
+                ?? history.quote(from: deposit.currency, to: currency, at: deposit.date)
         else { return nil }
-        return Rounding.halfEven(Decimal(minorUnits: deposit.amount) * price)
+        return RateTable.convert(Money(minorUnits: deposit.amount, currency: deposit.currency), to: currency, quote: quote)?.minorUnits
     }
 }

@@ -137,6 +137,73 @@ struct PriceAnswerCLITests {
         #expect(try await world.stored() == ["USD": try #require(try Self.numbers(in: body)["usd"])])
     }
 
+    /// The documented shape with several coins (hand-written, PROVENANCE.md): one request
+    /// for the three coins in use, each coin's USD and EUR stored exactly as written, the
+    /// negative 24h changes beside them ignored.
+    @Test("CoinGecko's documented shape for several coins: each coin's prices stored exactly, under its own pair")
+    func coingeckoSeveralCoins() async throws {
+        let body = try Self.recorded("coingecko-simple-price-several.handwritten.json")
+        let world = try await World(provider: "coingecko", currencies: ["USD", "EUR"])
+        for code in ["ETH", "USDC"] {
+            #expect(try await world.cli().run("asset", "add", "Held \(code)", "--currency", code).status == 0)
+        }
+        try await world.answer(body)
+        await world.simulator.resetRequests()
+        let result = try await world.cli().run("rates", "--refresh")
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        let requests = await world.simulator.requests(matching: "/coingecko/")
+        #expect(requests.count == 1 && requests[0].query == "ids=bitcoin,ethereum,usd-coin&vs_currencies=usd,eur", "\(requests)")
+        // The expected prices, read from the file's text per coin.
+        var expected: [String] = []
+        for (id, code) in [("bitcoin", "BTC"), ("ethereum", "ETH"), ("usd-coin", "USDC")] {
+            let object = try #require(body.components(separatedBy: "\"\(id)\": {").dropFirst().first?.components(separatedBy: "}").first)
+            let numbers = try Self.numbers(in: object)
+            expected += ["\(code)|EUR|\(numbers["eur"]!)|coingecko", "\(code)|USD|\(numbers["usd"]!)|coingecko"]
+        }
+        #expect(try await world.rows("exchange_rates") == expected)
+        #expect(try await world.rows("rate_history") == expected)
+    }
+
+    /// mempool's documented `historical-price` example (one point, 2017-07-13, EUR and USD), as
+    /// the backfill of that day reads it.
+    @Test("mempool's documented /v1/historical-price answer: the day's EUR and USD stored exactly, at 00:00 UTC")
+    func mempoolHistoricalRecorded() async throws {
+        let body = try Self.recorded("mempool-v1-historical-price.docs.json")
+        let numbers = try Self.numbers(in: body.components(separatedBy: "\"exchangeRates\"")[0])
+        let world = try await World(provider: "mempool", currencies: ["EUR", "USD"])
+        try await world.answer(body)
+        let result = try await world.cli("2017-07-13T18:00:00Z").run("rates", "backfill", "--since", "2017-07-13", "--json")
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        #expect(result.object?["requests"] as? Int == 1)
+        let stored = try await ProcessRunner.run("/usr/bin/sqlite3", [world.database, "SELECT base, quote, rate, fetched_at, provider FROM rate_history ORDER BY quote"],
+                                                 environment: [:], currentDirectory: "/")
+        #expect(stored.stdout == "BTC|EUR|\(numbers["EUR"]!)|2017-07-13T00:00:00.000Z|mempool\nBTC|USD|\(numbers["USD"]!)|2017-07-13T00:00:00.000Z|mempool\n")
+    }
+
+    /// The documented `market_chart/range` shape (hand-written, PROVENANCE.md) for ether, as a
+    /// backfill of three days reads it: each day's price stored exactly, market caps and
+    /// volumes ignored. (Bitcoin, always priced, is answered the same text: only ether's rows
+    /// are checked.)
+    @Test("CoinGecko's documented market_chart/range shape: ether's three days stored exactly as written")
+    func coingeckoChartRecorded() async throws {
+        let body = try Self.recorded("coingecko-market-chart-range.handwritten.json")
+        let prices = body.components(separatedBy: "\"market_caps\"")[0]
+        let pattern = try NSRegularExpression(pattern: #"\[(\d+), ([0-9.]+)\]"#)
+        let points = pattern.matches(in: prices, range: NSRange(prices.startIndex..., in: prices)).map { match in
+            (Int64(prices[Range(match.range(at: 1), in: prices)!])!, String(prices[Range(match.range(at: 2), in: prices)!]))
+        }
+        #expect(points.count == 3)
+        let world = try await World(provider: "coingecko", currencies: ["USD"])
+        let cli = world.cli("2024-01-03T12:00:00Z")
+        #expect(try await cli.run("asset", "add", "Ledger ETH", "--currency", "ETH").status == 0)
+        try await world.simulator.addFault(.recorded(body: body), at: "/coingecko/api/v3/coins/*")
+        let result = try await cli.run("rates", "backfill", "--since", "2024-01-01", "--json")
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        let stored = try await ProcessRunner.run("/usr/bin/sqlite3", [world.database, "SELECT rate, fetched_at FROM rate_history WHERE base = 'ETH' ORDER BY fetched_at"],
+                                                 environment: [:], currentDirectory: "/")
+        #expect(stored.stdout == points.map { "\($0.1)|\(Instant(millisecondsSinceEpoch: $0.0).iso8601)\n" }.joined())
+    }
+
     // MARK: - Answers without a price
 
     /// mempool's recorded answer with EUR set to a value that is no price.
@@ -152,7 +219,7 @@ struct PriceAnswerCLITests {
         let result = try await world.cli().run("rates", "--refresh", "--json")
         #expect(result.status == 0, "\(result.stderr)")
         let answered = try #require(Decimal(string: value)).description
-        #expect(result.stderr == "warning: the mempool provider has no BTC/EUR price (it answered \(answered)); no EUR rate was stored\n", "\(result.stderr)")
+        #expect(result.stderr == "warning: the mempool provider has no BTC/EUR price (it answered \(answered)); no BTC/EUR rate was stored\n", "\(result.stderr)")
         #expect(try await world.rows("exchange_rates") == ["BTC|USD|\(usd)|mempool"])
         #expect(try await world.rows("rate_history") == ["BTC|USD|\(usd)|mempool"])
         #expect(result.objects?.compactMap { $0["quote"] as? String } == ["USD"])
@@ -180,7 +247,7 @@ struct PriceAnswerCLITests {
         let result = try await world.cli().run("rates", "--refresh")
         #expect(result.status == 0, "\(result.stderr)")
         let answered = value == "null" ? "null" : try #require(Decimal(string: value)).description
-        #expect(result.stderr == "warning: the coingecko provider has no BTC/EUR price (it answered \(answered)); no EUR rate was stored\n", "\(result.stderr)")
+        #expect(result.stderr == "warning: the coingecko provider has no BTC/EUR price (it answered \(answered)); no BTC/EUR rate was stored\n", "\(result.stderr)")
         #expect(try await world.rows("exchange_rates") == ["BTC|USD|67187.33|coingecko"])
         #expect(try await world.rows("rate_history") == ["BTC|USD|67187.33|coingecko"])
     }

@@ -154,7 +154,7 @@ struct ReportCLITests {
         for key in ["funded", "achievement_rate", "distance", "reached", "distance_display"] {
             #expect(trip[key] is NSNull, "\(key): \(trip[key] ?? "absent")")
         }
-        #expect(trip["missing_rates"] as? [String] == ["EUR"])
+        #expect(trip["missing_rates"] as? [String] == ["EUR/JPY"], "the pair is named")
         #expect(goals.first { $0["goal"] as? String == "Bike" }?["reached"] as? Bool == true, "the other goals keep their figures")
         #expect(report.stderr.contains("no exchange rate for EUR"), "\(report.stderr)")
 
@@ -162,7 +162,7 @@ struct ReportCLITests {
         #expect(show["funded"] is NSNull && show["progress"] is NSNull && show["reached"] is NSNull && show["distance"] is NSNull)
         let table = try await cli().run("goal", "list")
         let line = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("Trip") })
-        #expect(line.contains("no rate") && !line.contains("0%"), "\(line)")
+        #expect(line.contains("no rate for EUR/JPY") && !line.contains("0%"), "\(line)")
     }
 
     @Test("rates --json lists each stored pair; --refresh with nothing to fall back on is one error line, exit 1")

@@ -84,6 +84,7 @@ struct ConfigTests {
         #expect(config.sources[0].arkAsset == "a")
         #expect(config.sources[0].onchainAsset == nil)
         #expect(config.rates == RatesConfig())
+        #expect(config.rates.coingeckoURL == "https://api.coingecko.com/api/v3", "mempool users' other coins: CoinGecko's public API")
         #expect(config.http == HTTPConfig())
         #expect(config.serve == ServeConfig())
     }
@@ -136,6 +137,7 @@ struct ConfigTests {
         ("[rates]\nprovider = \"static\"", "rates.static", "is missing"),
         ("[rates.static]\n\"BTC-USD\" = \"1\"", "rates.static.BTC-USD", "currency pair"),
         ("[rates.static]\n\"BTC/USD\" = \"-1\"", "rates.static.BTC/USD", "positive rate"),
+        ("[rates]\nprovider = \"mempool\"\ncoingecko_url = \"ftp://x/api/v3\"", "rates.coingecko_url", "an http:// or https:// URL"),
         ("[http]\nretries = 100", "http.retries", "accepted: 0 to 10"),
         ("[serve]\nlisten = \"localhost\"", "serve.listen", "host:port"),
         ("database = ", "line 1", "column"),
@@ -200,6 +202,7 @@ struct ConfigTests {
              "sources[1] 'ex' is an onion service"),
             ("[[notify]]\nname = \"hook\"\nurl = \"http://\(onion)/hook\"", "notify[1] 'hook' is an onion service"),
             ("[rates]\nprovider = \"mempool\"\nurl = \"http://\(onion)/api\"", "[rates] url is an onion service"),
+            ("[rates]\nprovider = \"mempool\"\ncoingecko_url = \"http://\(onion)/api/v3\"", "[rates] coingecko_url is an onion service"),
             ("[http]\nproxy = \"socks5h://127.0.0.1:9050\"\nno_proxy = \"*\"\n[[notify]]\nname = \"hook\"\nurl = \"http://\(onion)/hook\"",
              "notify[1] 'hook' is an onion service"),
         ]

@@ -185,7 +185,7 @@ struct FaultMatrixTests {
                 // price, or any negative) leaves that currency out; the rest of the answer is
                 // kept. The first price (USD) is the one negated.
                 let refreshed = try await engine("2026-11-21T12:30:00Z").rates.refresh()
-                #expect(refreshed.unpriced.map(\.currency) == [.usd] && refreshed.unpriced.first?.answered == "-70000", "\(refreshed.unpriced)")
+                #expect(refreshed.unpriced.map(\.pair) == [CurrencyPair(base: .btc, quote: .usd)] && refreshed.unpriced.first?.answered == "-70000", "\(refreshed.unpriced)")
                 #expect(refreshed.rates.map(\.pair.quote) == [.eur] && refreshed.rates.first?.rate == 64000)
                 let latest = try world.database.latestRates()
                 #expect(latest.first { $0.pair.quote == .usd } == stored.first { $0.pair.quote == .usd }, "the earlier USD rate stays")

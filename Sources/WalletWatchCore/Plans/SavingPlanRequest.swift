@@ -67,9 +67,6 @@ public struct SavingPlanRequest: Hashable, Sendable {
             guard asset.kind == .manual else {
                 throw Refusal("an automatic plan records its deposits itself, and only a manual asset takes them; '\(asset.name)' is fed by source '\(asset.source ?? "?")': use --method reminder (walletwatch then reminds you and notices the deposit)")
             }
-            guard currency == asset.currency else {
-                throw Refusal("an automatic plan records its deposits in the asset's currency; '\(asset.name)' is in \(asset.currency.code), not \(currency.code): give --amount in \(asset.currency.code)")
-            }
         }
         return SavingPlan(name: name, goalID: goal.id!, assetID: asset.id!, amount: amount, currency: currency, every: every,
                           start: start, method: method, createdAt: now)

@@ -134,17 +134,22 @@ public struct RatesConfig: Sendable, Equatable {
 
     public var provider: Provider
     public var url: String
-    /// Fiat currencies to fetch BTC prices in.
+    /// Where coins other than BTC are priced when the provider is mempool (which prices BTC
+    /// only): a CoinGecko API, by default the public one.
+    public var coingeckoURL: String
+    /// Currencies every priced coin is fetched in, besides the display currency and the goals'
+    /// money (SPEC.md section 25).
     public var currencies: [Currency]
     /// Rates older than this are refreshed before use (used, marked stale, when that fails).
     public var maxAgeSeconds: Int
     /// For the static provider: `"BTC/USD" = "65000.00"`.
     public var staticRates: [CurrencyPair: Decimal]
 
-    public init(provider: Provider = .coingecko, url: String? = nil, currencies: [Currency] = [.usd, .eur],
+    public init(provider: Provider = .coingecko, url: String? = nil, coingeckoURL: String? = nil, currencies: [Currency] = [.usd, .eur],
                 maxAgeSeconds: Int = 300, staticRates: [CurrencyPair: Decimal] = [:]) {
         self.provider = provider
         self.url = url ?? RatesConfig.defaultURL(provider)
+        self.coingeckoURL = coingeckoURL ?? RatesConfig.defaultURL(.coingecko)
         self.currencies = currencies
         self.maxAgeSeconds = maxAgeSeconds
         self.staticRates = staticRates

@@ -70,5 +70,8 @@ extension ConfigLoader {
             try check(URL(string: target.url)?.host ?? "", own: target.proxy, what: "notify[\(index + 1)] '\(target.name)'")
         }
         try check(URL(string: config.rates.url)?.host ?? "", own: nil, what: "[rates] url")
+        if config.rates.provider == .mempool {
+            try check(URL(string: config.rates.coingeckoURL)?.host ?? "", own: nil, what: "[rates] coingecko_url")
+        }
     }
 }

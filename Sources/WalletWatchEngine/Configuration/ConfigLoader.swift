@@ -210,6 +210,10 @@ public enum ConfigLoader {
         if let url, URL(string: url)?.scheme.map({ ["http", "https"].contains($0.lowercased()) }) != true {
             throw reader.error("url", "'\(url)' is not accepted; use an http:// or https:// URL")
         }
+        let coingeckoURL = try reader.string("coingecko_url")
+        if let coingeckoURL, URL(string: coingeckoURL)?.scheme.map({ ["http", "https"].contains($0.lowercased()) }) != true {
+            throw reader.error("coingecko_url", "'\(coingeckoURL)' is not accepted; use an http:// or https:// URL, such as \(RatesConfig.defaultURL(.coingecko))")
+        }
         var currencies: [Currency] = [.usd, .eur]
         if let codes = try reader.strings("currencies") {
             currencies = try codes.map { code in
@@ -233,7 +237,7 @@ public enum ConfigLoader {
             throw reader.error("static", "is missing; the static provider needs rates such as [rates.static] \"BTC/USD\" = \"65000.00\"")
         }
         let config = RatesConfig(
-            provider: provider, url: url, currencies: currencies,
+            provider: provider, url: url, coingeckoURL: coingeckoURL, currencies: currencies,
             maxAgeSeconds: try reader.int("max_age_seconds", in: 1...31_536_000) ?? 300, staticRates: staticRates)
         try reader.rejectUnknownKeys()
         return config

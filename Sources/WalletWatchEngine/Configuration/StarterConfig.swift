@@ -63,7 +63,8 @@ public enum StarterConfig {
         [rates]
         provider = "coingecko"              # coingecko | mempool | static
         # url = "https://api.coingecko.com/api/v3"
-        currencies = ["USD", "EUR"]
+        # coingecko_url = "https://api.coingecko.com/api/v3"  # with mempool (BTC only): prices the other coins
+        currencies = ["USD", "EUR"]         # every coin held is priced in these and the display currency
         max_age_seconds = 300
         # With provider = "static", rates come from here instead:
         # [rates.static]

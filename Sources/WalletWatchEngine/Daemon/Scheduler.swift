@@ -181,19 +181,21 @@ public struct Scheduler: Service {
     }
 
     /// The price history: backfilled as soon as the ledger has a transaction, then again
-    /// whenever its span (first transaction's day through today) grows: a new UTC day, or an
-    /// older transaction found. A failed backfill is logged and tried again after a pause that
+    /// whenever its span (first transaction's day through today) grows (a new UTC day, an
+    /// older transaction found) or a pair joins the pricing plan (a coin or a currency comes
+    /// into use). A failed backfill is logged and tried again after a pause that
     /// doubles with each failure in a row; the days it stored are kept.
     private func backfillLoop(_ wakeup: Wakeup) async {
         guard engine.config.rates.provider != .static else { return }
-        var done: ClosedRange<Day>?
+        var done: (span: ClosedRange<Day>, pairs: [CurrencyPair])?
         var failures = 0
         while !stopping {
             var pause = backfillTiming.check
-            if let span = try? engine.backfill.span(), span != done {
+            if let span = try? engine.backfill.span(), let pairs = try? engine.backfill.pairs(),
+               done.map({ $0.span != span || $0.pairs != pairs }) ?? true {
                 do {
                     let result = try await engine.backfill.run(since: span.lowerBound)
-                    done = span
+                    done = (span, pairs)
                     failures = 0
                     engine.logger.info("rates backfilled", metadata: [
                         "provider": "\(result.provider)", "requests": "\(result.requests)",

@@ -16,9 +16,10 @@ struct TransactionValuer: Sendable {
     func valued(_ listings: [TransactionListing]) throws -> [TransactionListing] {
         guard let from = listings.map(\.transaction.date).min(), let through = listings.map(\.transaction.date).max() else { return listings }
         let display = try preferences.displayCurrency()
-        let currencies = Set(listings.map(\.currency)).union([display, .btc])
+        let currencies = Set(listings.map(\.currency)).union([display])
         let endOfLastDay = through.day.lastInstant
-        let pricer = Pricer(history: RateHistory(try database.rateHistory(currencies: currencies, from: from, through: endOfLastDay)),
+        let pricer = Pricer(history: RateHistory(try database.rateHistory(currencies: currencies, from: from, through: endOfLastDay),
+                                                 preferred: [display]),
                             display: display)
         return listings.map { listing in
             var valued = listing

@@ -124,18 +124,39 @@ extension Doctor {
         }
     }
 
-    /// Asks the rate provider for the configured currencies' prices, storing nothing.
+    /// Asks the rate provider for the prices of every coin in use (SPEC.md section 25), storing
+    /// nothing: fails when the provider does not answer, answers a pair without a price, does
+    /// not know a coin's id, or when a unit without a CoinGecko id has no price set by hand.
     func ratesCheck() async -> DoctorCheck {
         let provider = config.rates.provider
         do {
-            let answer = try await rates.probe()
+            let (answer, failures, plan) = try await rates.probe()
             let prices = answer.rates.map { "\($0.pair) \($0.rate)" }.joined(separator: ", ")
-            let origin = provider == .static ? "static rates from the config" : "\(provider.rawValue) at \(URLRedaction.redact(config.rates.url))"
-            guard answer.unpriced.isEmpty else {
-                let missing = answer.unpriced.map { "\($0.currency.code) (it answered \($0.answered))" }.joined(separator: ", ")
-                return DoctorCheck(name: "rates", ok: false, detail: "\(origin) has no price for \(missing); remove it from [rates] currencies or use another provider")
+            var origin = provider == .static ? "static rates from the config" : "\(provider.rawValue) at \(URLRedaction.redact(config.rates.url))"
+            if provider == .mempool && plan.coins.contains(where: { $0.currency != .btc }) {
+                origin += " (other coins: CoinGecko at \(URLRedaction.redact(config.rates.coingeckoURL)))"
             }
-            return DoctorCheck(name: "rates", ok: true, detail: "\(origin): \(prices.isEmpty ? "no currencies asked for" : prices)")
+            var problems = failures
+            if !answer.unpriced.isEmpty {
+                problems.append("no price for " + answer.unpriced.map { "\($0.pair) (it answered \($0.answered))" }.joined(separator: ", ")
+                                + "; remove the currency from [rates] currencies or use another provider")
+            }
+            if !answer.unknown.isEmpty {
+                problems.append("CoinGecko does not know " + answer.unknown.map { "'\($0.id)' (\($0.currency.code))" }.joined(separator: ", ")
+                                + "; check the id on the coin's CoinGecko page")
+            }
+            let stored = Set(try database.latestRates().flatMap { [$0.pair.base, $0.pair.quote] })
+            let unpricedUnits = plan.handPriced.filter { !stored.contains($0) }
+            if !unpricedUnits.isEmpty {
+                problems.append(unpricedUnits.map(\.code).joined(separator: ", ") + " in use without a CoinGecko id and without a price; set one with `walletwatch rates set "
+                                + "\(unpricedUnits[0].code) \(plan.quotes.first?.code ?? "USD") PRICE`")
+            }
+            let hand = plan.handPriced.filter { stored.contains($0) }.map(\.code)
+            let handNote = hand.isEmpty ? "" : "; priced by hand: \(hand.joined(separator: ", "))"
+            guard problems.isEmpty else {
+                return DoctorCheck(name: "rates", ok: false, detail: "\(origin): \(problems.joined(separator: "; "))")
+            }
+            return DoctorCheck(name: "rates", ok: true, detail: "\(origin): \(prices.isEmpty ? "no currencies asked for" : prices)\(handNote)")
         } catch {
             let api = provider == .coingecko ? "the CoinGecko API" : "mempool's price API"
             return DoctorCheck(name: "rates", ok: false, detail: Self.diagnose(error, api: api, hasToken: false,

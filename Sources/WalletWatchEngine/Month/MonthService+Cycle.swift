@@ -30,7 +30,7 @@ extension MonthService {
         // A required amount computed without a rate would be frozen too high for the month.
         let unknown = plan.lines.filter { !$0.missingRates.isEmpty && !$0.plan.skipped && $0.plan.custom == nil }
         if let first = unknown.first {
-            throw RateUnavailable("no exchange rate for \(first.missingRates.map(\.code).joined(separator: ", ")) to \(first.goal.currency.code): what goal '\(first.goal.name)' still needs cannot be computed, and starting would freeze it; refresh rates (`walletwatch rates --refresh`) or set its amount (`walletwatch month plan set \(first.goal.name) AMOUNT`)")
+            throw RateUnavailable("no exchange rate for \(first.missingRates.map(\.base.code).joined(separator: ", ")) to \(first.goal.currency.code): what goal '\(first.goal.name)' still needs cannot be computed, and starting would freeze it; refresh rates (`walletwatch rates --refresh`) or set its amount (`walletwatch month plan set \(first.goal.name) AMOUNT`)")
         }
         let display = try preferences.displayCurrency()
         let rates = await self.rates.current(for: Set(plan.lines.map { CurrencyPair(base: $0.goal.currency, quote: display) }))

@@ -6,7 +6,8 @@ public struct PlanLine: Hashable, Sendable {
     public let goal: Goal
     public let plan: Planner.Plan
     public var planned: Int128 { plan.planned }
-    /// Asset currencies whose share of the goal could not be converted (no rate): `required`
-    /// counts them as nothing, so it is an upper bound until a rate is known.
-    public var missingRates: [Currency] = []
+    /// The pairs (an asset's currency to the goal's) whose share of the goal could not be
+    /// converted (no rate): `required` counts them as nothing, so it is an upper bound until a
+    /// rate is known.
+    public var missingRates: [CurrencyPair] = []
 }

@@ -16,6 +16,9 @@ public struct BackfillResult: Sendable {
     /// One pair's outcome.
     public struct Pair: Sendable {
         public let pair: CurrencyPair
+        /// Where its history came from: the configured provider, or CoinGecko for a coin other
+        /// than BTC under mempool.
+        public let provider: String
         /// Daily prices stored by this run.
         public let daysAdded: Int
         /// The first and last day stored by this run (nil when none).
@@ -56,10 +59,13 @@ public struct BackfillInterrupted: Classified, Equatable {
     public var kind: ErrorKind { .runtime }
 }
 
-/// Fills the rate history with one price per UTC day from the configured provider (SPEC.md
-/// section 17), for the configured currencies and the display currency, over the ledger's span
-/// (first transaction through today) or from a given day. Only days without a daily price are
-/// asked for; each answer's prices are stored in one transaction as soon as it arrives.
+/// Fills the rate history with one price per UTC day (SPEC.md sections 17 and 25), for every
+/// coin the provider prices (``PricingPlan``: BTC, and each coin held or saved towards that has
+/// a CoinGecko id) in each quote currency, over the ledger's span (first transaction through
+/// today) or from a given day. Only days without a daily price are asked for; each answer's
+/// prices are stored in one transaction as soon as it arrives. CoinGecko is asked per coin and
+/// quote (`coins/{id}/market_chart/range`), mempool for BTC (`v1/historical-price`, its whole
+/// history), and under mempool CoinGecko (`coingecko_url`) for the other coins.
 ///
 /// A day's price is the first usable point of that day in the provider's answer (CoinGecko's
 /// daily points are at 00:00 UTC; in hourly answers the first is the one nearest the day's
@@ -82,12 +88,15 @@ public struct RateBackfill: Sendable {
         self.logger = logger
     }
 
-    /// The pairs a backfill fills: BTC in each configured currency and the display currency.
+    /// The pricing plan a backfill follows: the refresh's (every coin in use, in every quote).
+    func plan() throws -> PricingPlan {
+        PricingPlan(configured: config.rates.currencies, display: try preferences.displayCurrency(), inUse: try database.currenciesInUse(),
+                    registry: try database.currencyRegistry())
+    }
+
+    /// The pairs a backfill fills: each priced coin in each quote currency.
     public func pairs() throws -> [CurrencyPair] {
-        var currencies = config.rates.currencies
-        let display = try preferences.displayCurrency()
-        if !currencies.contains(display) { currencies.append(display) }
-        return currencies.filter { $0 != .btc }.map { CurrencyPair(base: .btc, quote: $0) }
+        try plan().pairs
     }
 
     /// The days a backfill without a start day covers: the first transaction's day through
@@ -107,44 +116,70 @@ public struct RateBackfill: Sendable {
         let now = clock.now
         let today = now.day
         if let since, since > today { throw Refusal("--since \(since) is in the future (today is \(today) UTC)") }
-        let pairs = try self.pairs()
+        let plan = try self.plan()
+        let pairs = plan.pairs
+        let handNote = plan.handPriced.isEmpty ? [] : ["\(plan.handPriced.map(\.code).joined(separator: ", ")) \(plan.handPriced.count == 1 ? "has" : "have") no CoinGecko id, so no provider has \(plan.handPriced.count == 1 ? "its" : "their") history; add daily prices with `walletwatch rates import FILE` or one at a time with `walletwatch rates set CODE QUOTE PRICE --at DAY`"]
         guard let first = try since ?? span()?.lowerBound else {
             return BackfillResult(provider: provider.rawValue, requests: 0, span: nil, pairs: pairs.map {
-                BackfillResult.Pair(pair: $0, daysAdded: 0, first: nil, last: nil, daysMissing: 0)
-            }, skipped: [], unavailable: [], warnings: ["no transactions yet, so no span to backfill; `walletwatch rates backfill --since yyyy-MM-dd` backfills from a date"])
+                BackfillResult.Pair(pair: $0, provider: source(of: $0.base).name, daysAdded: 0, first: nil, last: nil, daysMissing: 0)
+            }, skipped: [], unavailable: [], warnings: ["no transactions yet, so no span to backfill; `walletwatch rates backfill --since yyyy-MM-dd` backfills from a date"] + handNote)
         }
-        var plan = BackfillPlan(span: first...today)
+        var backfill = BackfillPlan(span: first...today)
         for pair in pairs {
-            plan.missing[pair] = plan.allDays.subtracting(try database.dailyRateDays(pair, from: first, through: today))
+            backfill.missing[pair] = backfill.allDays.subtracting(try database.dailyRateDays(pair, from: first, through: today))
+            if source(of: pair.base) == .coingecko {
+                backfill.setReach(of: pair, from: Day(daysSinceEpoch: today.daysSinceEpoch - Int64(CoinGeckoClient.publicHistoryDays) + 1))
+            }
         }
-        if provider == .coingecko {
-            plan.setReach(from: Day(daysSinceEpoch: today.daysSinceEpoch - Int64(CoinGeckoClient.publicHistoryDays) + 1))
-        }
-        var run = BackfillRun(plan: plan, provider: provider.rawValue, progress: progress)
+        let providers = Dictionary(uniqueKeysWithValues: pairs.map { ($0, source(of: $0.base).name) })
+        var run = BackfillRun(plan: backfill, provider: provider.rawValue, providers: providers, progress: progress)
         progress(BackfillProgress(done: 0, wanted: run.wanted))
         do {
-            switch provider {
-            case .coingecko: try await coingecko(&run, pairs: pairs, now: now)
-            case .mempool: try await mempool(&run, pairs: pairs, now: now)
-            case .static: break
+            let byCoin = plan.coins.map { coin in (coin, pairs.filter { $0.base == coin.currency }) }
+            for (coin, coinPairs) in byCoin where source(of: coin.currency) == .coingecko {
+                try await coingecko(&run, coin: coin, pairs: coinPairs, now: now)
+            }
+            if let bitcoin = byCoin.first(where: { $0.0.currency == .btc }), source(of: .btc) == .mempool {
+                try await mempool(&run, pairs: bitcoin.1, now: now)
             }
         } catch {
             let reason = (error as? any Classified)?.description ?? String(describing: error)
             let stored = run.added.values.reduce(0) { $0 + $1.count }
             throw BackfillInterrupted("rates backfill stopped: \(reason); \(stored) daily price(s) stored before it are kept, and the next `walletwatch rates backfill` asks only for the days still missing")
         }
-        return run.result(pairs: pairs)
+        let result = run.result(pairs: pairs)
+        return BackfillResult(provider: result.provider, requests: result.requests, span: result.span, pairs: result.pairs,
+                              skipped: result.skipped, unavailable: result.unavailable, warnings: result.warnings + handNote)
     }
 
-    /// CoinGecko: one request per pair and run of consecutive missing days.
-    private func coingecko(_ run: inout BackfillRun, pairs: [CurrencyPair], now: Instant) async throws {
-        let client = CoinGeckoClient(baseURL: config.rates.url, http: http)
+    /// Where a coin's history comes from.
+    enum HistorySource: Equatable {
+        case coingecko, mempool
+        var name: String { self == .coingecko ? "coingecko" : "mempool" }
+    }
+
+    /// mempool.space for BTC under the mempool provider; CoinGecko for everything else.
+    func source(of coin: Currency) -> HistorySource {
+        config.rates.provider == .mempool && coin == .btc ? .mempool : .coingecko
+    }
+
+    /// CoinGecko: one request per coin, quote and run of consecutive missing days, at the
+    /// provider's url, or at `coingecko_url` under mempool.
+    private func coingecko(_ run: inout BackfillRun, coin: PricedCoin, pairs: [CurrencyPair], now: Instant) async throws {
+        let url = config.rates.provider == .coingecko ? config.rates.url : config.rates.coingeckoURL
+        let client = CoinGeckoClient(baseURL: url, http: http)
         for pair in pairs {
             for days in BackfillPlan.runs(of: run.plan.reachable(pair)) {
                 let end = min(now, days.upperBound.startInstant.adding(seconds: 86_399))
                 let handled = [pair: Set(BackfillPlan.days(days))]
                 run.requests += 1
-                let answer = try await client.history(in: pair.quote, from: days.lowerBound.startInstant, to: end, now: now)
+                let answer: PriceHistoryAnswer
+                do {
+                    answer = try await client.history(of: coin, in: pair.quote, from: days.lowerBound.startInstant, to: end, now: now)
+                } catch let error as SourceError where BackfillRun.refusesPair(error) {
+                    run.refuse([pair], error)
+                    break
+                }
                 try await run.store(answer, database: database, handled: handled)
             }
         }
@@ -163,10 +198,21 @@ public struct RateBackfill: Sendable {
             usd = nil
         }
         if let usd { requests.append((.usd, [usd])) }
-        for request in requests {
+        var queue = requests[...]
+        while let request = queue.popFirst() {
             let handled = Dictionary(uniqueKeysWithValues: request.pairs.map { ($0, run.plan.reachable($0)) })
             run.requests += 1
-            let answer = try await client.history(currency: request.ask, wanted: request.pairs.map(\.quote), now: now)
+            let answer: PriceHistoryAnswer
+            do {
+                answer = try await client.history(currency: request.ask, wanted: request.pairs.map(\.quote), now: now)
+            } catch let error as SourceError where BackfillRun.refusesPair(error) {
+                // A currency mempool does not quote: USD, which rode along, is asked on its own.
+                let asked = request.pairs.filter { $0.quote == request.ask }
+                run.refuse(asked, error)
+                let riders = request.pairs.filter { $0.quote != request.ask }
+                if !riders.isEmpty { queue.append((.usd, riders)) }
+                continue
+            }
             try await run.store(answer, database: database, handled: handled)
         }
     }

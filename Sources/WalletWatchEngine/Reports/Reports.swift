@@ -36,9 +36,9 @@ public struct Reports: Sendable {
         }
         let rates = await self.rates.current(for: needed, refresh: refresh)
         let now = clock.now
-        let currencies = assetCurrencies.union(overviews.map(\.goal.currency)).union([display, .btc])
+        let currencies = assetCurrencies.union(overviews.map(\.goal.currency)).union([display])
         let data = try database.portfolioData(rateCurrencies: currencies)
-        let pricer = Pricer(history: RateHistory(data.rates), display: display)
+        let pricer = Pricer(history: RateHistory(data.rates, preferred: [display]), display: display)
         let selected = data.assets.filter { selectedID == nil || $0.id == selectedID }
         let lines = selected.map { PortfolioReport.AssetLine(asset: $0, figures: PortfolioCalculator.figures(of: $0, pricer: pricer, now: now)) }
 
@@ -60,7 +60,7 @@ public struct Reports: Sendable {
         }
         let missingForGoals = Set(goals.flatMap(\.progress.missingRates)).sorted()
         if !missingForGoals.isEmpty {
-            warnings.append("no exchange rate for \(missingForGoals.map(\.code).joined(separator: ", ")): the goals those assets fund show no funded amount; run `walletwatch rates --refresh`")
+            warnings.append("no exchange rate for \(missingForGoals.map(\.description).joined(separator: ", ")): the goals those assets fund show no funded amount; run `walletwatch rates --refresh`, or for a unit without a CoinGecko id `walletwatch rates set`")
         }
         return PortfolioReport(now: now, currency: display, assets: lines, total: total, goals: goals, warnings: warnings,
                                data: data, pricer: pricer)

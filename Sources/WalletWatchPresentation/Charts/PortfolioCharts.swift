@@ -45,11 +45,15 @@ public struct PortfolioCharts: Sendable {
                 series.append(LineChart.Series(label: line.asset.name, color: LineChart.palette[index + 1], values: points.map { $0.values[index] }))
             }
         }
-        var subtitle = "value " + (report.total.value.map { DisplayFormat.money($0, currency) } ?? "unknown (no rate)")
+        let missing = report.assets.compactMap { $0.figures.missingPrice?.pair }
+        var subtitle = "value " + (report.total.value.map { DisplayFormat.money($0, currency) } ?? "unknown (\(DisplayFormat.noRate(for: missing)))")
         if let cost = report.total.costBasis { subtitle += " · cost basis \(Money(minorUnits: cost, currency: currency).majorString)" }
         if let twr = report.total.timeWeightedReturn { subtitle += " · TWR \(DisplayFormat.percent(twr))" }
         let unknown = points.filter { $0.total == nil }
-        let note = unknown.isEmpty ? nil : "no rate known on \(unknown.count) day(s) up to \(unknown.last!.instant.day): the line breaks there"
+        let pairs = unknown.isEmpty ? "" : Set(report.assets.enumerated().flatMap { index, line in
+            unknown.contains { $0.values[index] == nil } ? [CurrencyPair(base: line.asset.currency, quote: currency).description] : []
+        }).sorted().joined(separator: ", ")
+        let note = unknown.isEmpty ? nil : "no rate known on \(unknown.count) day(s) up to \(unknown.last!.instant.day)\(pairs.isEmpty ? "" : " (\(pairs))"): the line breaks there"
         return LineChart(title: "Portfolio value (\(currency.code))", subtitle: subtitle, instants: points.map(\.instant), series: series,
                          currency: currency, note: note)
     }
@@ -64,7 +68,7 @@ public struct PortfolioCharts: Sendable {
         return report.goals.map { line in
             let goal = line.goal
             let values = funded[goal.id!] ?? []
-            let funded = line.progress.funded.map { DisplayFormat.money($0, goal.currency) } ?? "no rate"
+            let funded = line.progress.funded.map { DisplayFormat.money($0, goal.currency) } ?? DisplayFormat.noRate(for: line.progress.missingRates)
             let percent = line.progress.achievementRate.map { " (\(DisplayFormat.percent($0.numerator, $0.denominator)))" } ?? ""
             let subtitle = "funded \(funded) of \(DisplayFormat.money(goal.target, goal.currency))\(percent)"
                 + (line.progress.reached == true ? " · reached" : "")

@@ -2,7 +2,7 @@ import WalletWatchCore
 import WalletWatchEngine
 
 /// The JSON of `rates backfill` (CLI.md "Additions"): `{"provider", "requests", "pairs":
-/// [{"base", "quote", "days_added", "first", "last", "days_missing"}], "skipped_points",
+/// [{"base", "quote", "provider", "days_added", "first", "last", "days_missing"}], "skipped_points",
 /// "unavailable": [{"base", "quote", "days", "first", "last"}]}`.
 public enum BackfillDocument {
     public static func json(_ result: BackfillResult) -> JSONValue {
@@ -13,6 +13,7 @@ public enum BackfillDocument {
                 .object([
                     .init("base", .string(line.pair.base.code)),
                     .init("quote", .string(line.pair.quote.code)),
+                    .init("provider", .string(line.provider)),
                     .init("days_added", .int(Int64(line.daysAdded))),
                     .init("first", .string(line.first?.description)),
                     .init("last", .string(line.last?.description)),

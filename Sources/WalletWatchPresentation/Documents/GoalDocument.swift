@@ -15,7 +15,7 @@ public enum GoalDocument {
             "deadline": .string(goal.deadline?.description),
             "distance": .int(progress.distance),
             "reached": .bool(progress.reached),
-            "missing_rates": .array(progress.missingRates.map { .string($0.code) }),
+            "missing_rates": .array(progress.missingRates.map { .string($0.description) }),
             "assets": .array(overview.shares.map { share in
                 .object([
                     "asset": .string(share.asset.name),

@@ -95,15 +95,18 @@ public enum MonthDocument {
 /// The JSON shape of `walletwatch rates`.
 public enum RatesDocument {
     public static func json(_ table: RateTable) -> JSONValue {
-        .array(table.rates.values.sorted { $0.pair < $1.pair }.map { rate in
-            .object([
-                "base": .string(rate.pair.base.code),
-                "quote": .string(rate.pair.quote.code),
-                "rate": .number("\(rate.rate)"),
-                "fetched_at": .string(rate.fetchedAt.iso8601),
-                "provider": .string(rate.provider),
-                "stale": .bool(table.now.seconds(since: rate.fetchedAt) > table.maxAgeSeconds),
-            ])
-        })
+        .array(table.rates.values.sorted { $0.pair < $1.pair }.map { json($0, in: table) })
+    }
+
+    /// One rate: `{"base", "quote", "rate", "fetched_at", "provider", "stale"}`.
+    public static func json(_ rate: ExchangeRate, in table: RateTable) -> JSONValue {
+        .object([
+            "base": .string(rate.pair.base.code),
+            "quote": .string(rate.pair.quote.code),
+            "rate": .number("\(rate.rate)"),
+            "fetched_at": .string(rate.fetchedAt.iso8601),
+            "provider": .string(rate.provider),
+            "stale": .bool(table.isStale(rate)),
+        ])
     }
 }

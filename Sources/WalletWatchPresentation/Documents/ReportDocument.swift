@@ -61,7 +61,7 @@ public enum ReportDocument {
             "funded": .int(line.progress.funded),
             "distance_display": .int(line.distanceDisplay),
             "status": .string(line.goal.status.rawValue),
-            "missing_rates": .array(line.progress.missingRates.map { .string($0.code) }),
+            "missing_rates": .array(line.progress.missingRates.map { .string($0.description) }),
         ])
     }
 

@@ -17,6 +17,8 @@ struct DashboardView {
         let remaining: String
         /// `remaining` in the display currency; nil without a rate.
         let remainingDisplay: String?
+        /// What stands where `remainingDisplay` is missing: `no rate for ETH/USD`.
+        let noRate: String
     }
 
     /// A progress bar filled to a whole percentage.
@@ -38,6 +40,8 @@ struct DashboardView {
         let label: String
         let value: String?
         let strong: Bool
+        /// What stands where `value` is missing: `no rate for ETH/USD`.
+        let noRate: String
     }
 
     /// The portfolio's figures and its charts.
@@ -73,7 +77,7 @@ struct DashboardView {
         let date: String
         let asset: String
         let amount: String
-        /// The value in the display currency at its date ("no rate" without one).
+        /// The value in the display currency at its date ("no rate for ETH/USD" without one).
         let value: String
         let outgoing: Bool
         let status: String
@@ -104,7 +108,7 @@ struct DashboardView {
             line += " · rates of \(DisplayFormat.age(seconds: dashboard.now.seconds(since: asOf))) ago"
             if status.ratesStale { line += " (stale)" }
         }
-        if !status.missingRates.isEmpty { line += " · no rate for \(status.missingRates.map(\.description).joined(separator: ", "))" }
+        if !status.missingRates.isEmpty { line += " · \(DisplayFormat.noRate(for: status.missingRates))" }
         stateLine = line
 
         goals = status.goals.map { goal in
@@ -115,23 +119,25 @@ struct DashboardView {
                 percent: DisplayFormat.percent(figures.contributed, figures.planned == 0 ? 1 : figures.planned),
                 bar: Bar(value: figures.contributed, of: figures.planned), planned: money(figures.planned),
                 contributed: money(figures.contributed), remaining: money(figures.remaining),
-                remainingDisplay: goal.remainingDisplay.map { DisplayFormat.money($0, status.displayCurrency) })
+                remainingDisplay: goal.remainingDisplay.map { DisplayFormat.money($0, status.displayCurrency) },
+                noRate: DisplayFormat.noRate(for: [CurrencyPair(base: goal.currency, quote: status.displayCurrency)]))
         }
         hasGoals = !goals.isEmpty
         let display = status.displayCurrency
-        let orNoRate = { (minor: Int128?) in minor.map { DisplayFormat.money($0, display) } ?? "no rate" }
+        let orNoRate = { (minor: Int128?) in minor.map { DisplayFormat.money($0, display) } ?? DisplayFormat.noRate(for: status.missingRates) }
         total = Total(currency: display.code, contributed: orNoRate(status.contributedDisplay), planned: orNoRate(status.plannedDisplay),
                       remaining: orNoRate(status.remainingDisplay),
                       bar: Bar(value: status.contributedDisplay ?? 0, of: status.plannedDisplay ?? 0))
 
         if let report = dashboard.portfolio, !report.assets.isEmpty, let charts {
             let money = { (minor: Int128?) in minor.map { DisplayFormat.money($0, report.currency) } }
+            let noRate = DisplayFormat.noRate(for: report.assets.compactMap { $0.figures.missingPrice?.pair })
             portfolio = Portfolio(
                 figures: [
-                    Figure(label: "value", value: money(report.total.value), strong: true),
-                    Figure(label: "cost basis", value: money(report.total.costBasis), strong: false),
-                    Figure(label: "unrealized", value: money(report.total.unrealizedGain), strong: false),
-                    Figure(label: "realized", value: money(report.total.realizedGain), strong: false),
+                    Figure(label: "value", value: money(report.total.value), strong: true, noRate: noRate),
+                    Figure(label: "cost basis", value: money(report.total.costBasis), strong: false, noRate: noRate),
+                    Figure(label: "unrealized", value: money(report.total.unrealizedGain), strong: false, noRate: noRate),
+                    Figure(label: "realized", value: money(report.total.realizedGain), strong: false, noRate: noRate),
                 ],
                 timeWeightedReturn: report.total.timeWeightedReturn.map { DisplayFormat.percent($0) } ?? "–",
                 chartsSVG: charts.all.map(\.inlineSVG).joined())
@@ -157,7 +163,10 @@ struct DashboardView {
         transactions = dashboard.latest.map { listing in
             let tx = listing.transaction
             return TransactionRow(date: DisplayFormat.time(tx.date, zone), asset: listing.assetName, amount: listing.money.description,
-                                  value: listing.value.map { $0.money.map { DisplayFormat.money($0.minorUnits, $0.currency) } ?? "no rate" } ?? "",
+                                  value: listing.value.map { value in
+                                      value.money.map { DisplayFormat.money($0.minorUnits, $0.currency) }
+                                          ?? DisplayFormat.noRate(for: [CurrencyPair(base: listing.currency, quote: value.currency)])
+                                  } ?? "",
                                   outgoing: tx.amount < 0, status: tx.status.rawValue, tags: listing.tags)
         }
     }

@@ -36,7 +36,7 @@ import Hummingbird
 /// | GET | /control/electrum | | a real chain's endpoints: `electrum_tcp`, `electrum_tls`, their ports, `certificate_sha256`, `certificate_path`, `key_path`, `core_rpc` (with credentials), `network`, `genesis_hash`, `http`; 404 without a `bitcoin` section |
 /// | GET, POST, DELETE | /control/electrum/faults | ElectrumFault (POST) | list, add (201), clear all |
 /// | GET, DELETE | /control/electrum/requests | | the Electrum face's calls (`connection`, `transport`, `write`, `batch`, `method`, `params`, `id`, `time`, `fault`), oldest first; reset |
-/// | PUT | /control/prices | `{"USD": 65000.12, ...}` | replaces the table (PATCH merges) |
+/// | PUT | /control/prices | `{"USD": 65000.12, ..., "coins": {"ethereum": {"USD": 3000, ...}}}` (bitcoin's prices, other coins by CoinGecko id; without `coins`, the default coins) | replaces the table (PATCH changes only what it names) |
 /// | GET, POST, DELETE | /control/faults | Fault (POST) | list, add (201), clear all |
 /// | GET, DELETE | /control/requests | | the request log, oldest first; reset |
 ///
@@ -75,7 +75,11 @@ struct ControlRoutes {
             return Response(status: .noContent)
         }
         control.on("prices", methods: [.put, .post, .patch]) { request, context in
-            await state.setPrices(try await Self.body(PriceTable.self, request, context), replacing: request.method != .patch)
+            if request.method == .patch {
+                await state.patchPrices(try await Self.body(PricePatch.self, request, context))
+            } else {
+                await state.setPrices(try await Self.body(PriceTable.self, request, context))
+            }
             return try Self.reply(await state.prices)
         }
         control.on("chain/tip", methods: [.put, .post]) { request, context in

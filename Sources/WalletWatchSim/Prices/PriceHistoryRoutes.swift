@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 
 /// The price APIs' history endpoints, served from the daily ``PriceSeries``:
-/// CoinGecko's `/coins/bitcoin/market_chart/range?vs_currency=usd&from=UNIX&to=UNIX` and
-/// mempool.space's `/v1/historical-price?currency=EUR[&timestamp=UNIX]`. Nothing after the
+/// CoinGecko's `/coins/{id}/market_chart/range?vs_currency=usd&from=UNIX&to=UNIX` for every
+/// coin of the ``PriceTable`` (each coin's series anchored on its own price) and mempool.space's
+/// `/v1/historical-price?currency=EUR[&timestamp=UNIX]` for bitcoin. Nothing after the
 /// simulator's clock is served.
 struct PriceHistoryRoutes {
     let state: SimulatorState
@@ -27,7 +28,7 @@ struct PriceHistoryRoutes {
     /// first: hourly points for a range of up to 90 days, else one at 00:00 UTC of each day,
     /// and (as CoinGecko does) a last point at now when the range reaches it.
     private func marketChart(_ request: Request, _ context: SimRequestContext) async throws -> Response {
-        guard context.parameters.get("id") == "bitcoin" else {
+        guard let id = context.parameters.get("id"), let prices = await state.prices.prices(of: id) else {
             return .jsonError(["error": "coin not found"], status: .notFound)
         }
         let query = request.uri.queryParameters
@@ -37,8 +38,7 @@ struct PriceHistoryRoutes {
         guard let from = Self.seconds(query["from"]!), let to = Self.seconds(query["to"]!), from <= to else {
             return .jsonError(["error": "invalid from or to"], status: .badRequest)
         }
-        let prices = await state.prices
-        guard let base = prices[String(query["vs_currency"]!)] else {
+        guard let base = prices[String(query["vs_currency"]!).uppercased()] else {
             return .jsonError(["error": "invalid vs_currency"], status: .badRequest)
         }
         let now = state.clock.now().milliseconds

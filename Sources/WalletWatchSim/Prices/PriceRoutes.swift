@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 
 /// The two price APIs walletwatch can use: CoinGecko's `/api/v3/simple/price` (under
-/// `/coingecko`) and mempool.space's `/api/v1/prices` (under `/mempool`). Their history
-/// endpoints are ``PriceHistoryRoutes``.
+/// `/coingecko`: every coin of the ``PriceTable``, several in one request) and mempool.space's
+/// `/api/v1/prices` (under `/mempool`: bitcoin only). Their history endpoints are
+/// ``PriceHistoryRoutes``.
 struct PriceRoutes {
     let state: SimulatorState
 
@@ -18,21 +19,26 @@ struct PriceRoutes {
             .on("v1/prices") { _, context in try await mempool(context) }
     }
 
-    /// `?ids=bitcoin&vs_currencies=usd,eur`: only the requested currencies that have a price,
-    /// lower-case, in the order asked.
+    /// `?ids=bitcoin,ethereum&vs_currencies=usd,eur` -> `{"bitcoin":{"usd":...,"eur":...},
+    /// "ethereum":{...}}`: each id asked that the table has, in the order asked, with the
+    /// requested currencies it has a price in, lower-case, in the order asked. An id the table
+    /// does not have is left out, as CoinGecko leaves out an id it does not know.
     private func coingecko(_ request: Request, _ context: SimRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         guard let ids = query["ids"], let currencies = query["vs_currencies"] else {
             let missing = query["ids"] == nil ? "ids" : "vs_currencies"
             return .jsonError(["error": "Missing parameter \(missing)"], status: .badRequest)
         }
-        let prices = await state.prices
-        guard Self.list(ids).contains("bitcoin") else { return try context.json([String: PriceQuotes]()) }
+        let table = await state.prices
+        var seenIDs: Set<String> = []
         var seen: Set<String> = []
-        let quotes = Self.list(currencies).filter { seen.insert($0).inserted }.compactMap { currency in
-            prices[currency].map { PriceQuotes.Quote(currency: currency, price: $0) }
+        let codes = Self.list(currencies).filter { seen.insert($0).inserted }
+        let coins = Self.list(ids).filter { seenIDs.insert($0).inserted }.compactMap { id in
+            table.prices(of: id).map { prices in
+                CoinQuotes(id: id, quotes: PriceQuotes(quotes: codes.compactMap { code in prices[code.uppercased()].map { PriceQuotes.Quote(currency: code, price: $0) } }))
+            }
         }
-        return try context.json(["bitcoin": PriceQuotes(quotes: quotes)])
+        return try context.json(SimplePrices(coins: coins))
     }
 
     /// `{"time": <unix>, "USD": ..., "EUR": ..., ...}`.
@@ -49,6 +55,22 @@ struct PriceRoutes {
         text.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
+}
+
+/// One coin's prices in a `simple/price` answer.
+struct CoinQuotes: Sendable {
+    let id: String
+    let quotes: PriceQuotes
+}
+
+/// CoinGecko's `simple/price` answer: one object per coin, in the order given.
+struct SimplePrices: Encodable {
+    let coins: [CoinQuotes]
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: DynamicKey.self)
+        for coin in coins { try c.encode(coin.quotes, forKey: DynamicKey(coin.id)) }
+    }
 }
 
 /// Prices as one JSON object, currencies in the order given (`{"usd":65000.12,"eur":60012.5}`),

@@ -2,39 +2,63 @@ import Foundation
 import WalletWatchCore
 import WalletWatchNet
 
-/// Fetches BTC prices in fiat currencies from a price API.
+/// A coin a price API is asked about: the currency and the id the API knows it by
+/// (CoinGecko's `bitcoin`, `ethereum`, `usd-coin`; ``CurrencyRegistry/coingeckoID(of:)``).
+public struct PricedCoin: Sendable, Hashable {
+    public let currency: Currency
+    public let id: String
+
+    public init(currency: Currency, id: String) {
+        self.currency = currency
+        self.id = id
+    }
+
+    /// Bitcoin, the one coin mempool.space prices.
+    public static let bitcoin = PricedCoin(currency: .btc, id: "bitcoin")
+}
+
+/// Fetches coins' prices in other currencies from a price API.
 public protocol PriceClient: Sendable {
     /// The provider's name, stored with each rate.
     var provider: String { get }
-    /// BTC/`currency` for each currency the provider has (missing ones are left out), and the
-    /// currencies it answered without a usable price.
-    func prices(in currencies: [Currency], now: Instant) async throws -> PriceAnswer
+    /// COIN/QUOTE for each coin and quote the provider has (missing ones are left out), and the
+    /// pairs it answered without a usable price.
+    func prices(of coins: [PricedCoin], in quotes: [Currency], now: Instant) async throws -> PriceAnswer
 }
 
-/// A price API's answer: the prices it has, and the currencies it named without one.
+/// A price API's answer: the prices it has, and the pairs it named without one.
 public struct PriceAnswer: Sendable, Equatable {
-    /// A currency the provider answered with no usable price: mempool says -1 for a currency
-    /// none of its exchange feeds priced, CoinGecko may say null. Such a value is never a
-    /// rate: it is left out, and the rest of the answer is kept.
+    /// A pair the provider answered with no usable price: mempool says -1 for a currency none of
+    /// its exchange feeds priced, CoinGecko may say null. Such a value is never a rate: it is
+    /// left out, and the rest of the answer is kept.
     public struct Unpriced: Sendable, Hashable {
-        public let currency: Currency
+        public let pair: CurrencyPair
         /// The value as the provider wrote it (`-1`, `0`, `null`).
         public let answered: String
 
-        public init(currency: Currency, answered: String) {
-            self.currency = currency
+        public init(pair: CurrencyPair, answered: String) {
+            self.pair = pair
             self.answered = answered
         }
     }
 
-    /// BTC/currency rates, all positive.
+    /// COIN/QUOTE rates, all positive.
     public var rates: [ExchangeRate]
-    /// Currencies asked for whose value was null, zero or negative.
+    /// Pairs asked for whose value was null, zero or negative.
     public var unpriced: [Unpriced]
+    /// Coins asked for that the answer did not name at all (CoinGecko leaves out an id it does
+    /// not know).
+    public var unknown: [PricedCoin]
 
-    public init(rates: [ExchangeRate], unpriced: [Unpriced] = []) {
+    public init(rates: [ExchangeRate], unpriced: [Unpriced] = [], unknown: [PricedCoin] = []) {
         self.rates = rates
         self.unpriced = unpriced
+        self.unknown = unknown
+    }
+
+    /// Both answers together (two providers' parts of one refresh).
+    public func merged(with other: PriceAnswer) -> PriceAnswer {
+        PriceAnswer(rates: rates + other.rates, unpriced: unpriced + other.unpriced, unknown: unknown + other.unknown)
     }
 }
 
@@ -51,7 +75,9 @@ enum PriceValue {
     }
 }
 
-/// CoinGecko: `GET /simple/price?ids=bitcoin&vs_currencies=usd,eur` -> `{"bitcoin":{"usd":...}}`.
+/// CoinGecko: every coin of a refresh in one request,
+/// `GET /simple/price?ids=bitcoin,ethereum&vs_currencies=usd,eur` ->
+/// `{"bitcoin":{"usd":...,"eur":...},"ethereum":{"usd":...,"eur":...}}`.
 public struct CoinGeckoClient: PriceClient {
     public let provider = "coingecko"
     let requester: SourceRequester
@@ -60,33 +86,46 @@ public struct CoinGeckoClient: PriceClient {
         requester = SourceRequester(source: "rates", baseURL: baseURL, token: nil, http: http)
     }
 
-    /// Only the currencies asked for are read: the answer may carry other keys under
-    /// `bitcoin` (`usd_market_cap`, `usd_24h_change`, which may be negative, `last_updated_at`)
-    /// that are no prices.
-    public func prices(in currencies: [Currency], now: Instant) async throws -> PriceAnswer {
-        let wanted = currencies.filter { $0 != .btc }
-        let codes = wanted.map { $0.code.lowercased() }
-        guard !codes.isEmpty else { return PriceAnswer(rates: []) }
-        let path = "/simple/price?ids=bitcoin&vs_currencies=" + codes.joined(separator: ",")
-        let values: [String: PriceValue] = try await requester.get(path) { reader in
-            var found: [String: PriceValue]?
+    /// Only the ids and currencies asked for are read: the answer may carry other keys under
+    /// an id (`usd_market_cap`, `usd_24h_change`, which may be negative, `last_updated_at`)
+    /// that are no prices. An id the answer leaves out (CoinGecko's way with an id it does not
+    /// know) is reported in ``PriceAnswer/unknown``; an answer that names none of the ids asked
+    /// is refused.
+    public func prices(of coins: [PricedCoin], in quotes: [Currency], now: Instant) async throws -> PriceAnswer {
+        var ids: [String] = []
+        for coin in coins where !ids.contains(coin.id) { ids.append(coin.id) }
+        var codes: [String] = []
+        for quote in quotes where !codes.contains(quote.code.lowercased()) { codes.append(quote.code.lowercased()) }
+        let asked = coins.filter { coin in quotes.contains { $0 != coin.currency } }
+        guard !asked.isEmpty else { return PriceAnswer(rates: []) }
+        let path = "/simple/price?ids=" + ids.joined(separator: ",") + "&vs_currencies=" + codes.joined(separator: ",")
+        let values: [String: [String: PriceValue]] = try await requester.get(path) { reader in
+            var found: [String: [String: PriceValue]] = [:]
             try reader.readObject { reader, key in
-                guard key.is("bitcoin") else { return try reader.skipValue() }
+                guard ids.contains(key.string) else { return try reader.skipValue() }
                 var values: [String: PriceValue] = [:]
                 try reader.readObject { reader, key in
                     guard codes.contains(key.string) else { return try reader.skipValue() }
                     values[key.string.uppercased()] = try PriceValue.read(&reader)
                 }
-                found = values
+                found[key.string] = values
             }
-            guard let found else { throw reader.missing("bitcoin") }
+            guard !found.isEmpty else { throw reader.missing(ids[0]) }
             return found
         }
-        return PriceAnswer.collect(values, for: wanted, provider: provider, now: now)
+        var answer = PriceAnswer(rates: [])
+        for coin in asked {
+            guard let coinValues = values[coin.id] else {
+                answer.unknown.append(coin)
+                continue
+            }
+            answer = answer.merged(with: PriceAnswer.collect(coinValues, base: coin.currency, quotes: quotes, provider: provider, now: now))
+        }
+        return answer
     }
 }
 
-/// mempool.space: `GET /v1/prices` -> `{"time":...,"USD":...,"EUR":...}`.
+/// mempool.space: `GET /v1/prices` -> `{"time":...,"USD":...,"EUR":...}`, bitcoin only.
 public struct MempoolPriceClient: PriceClient {
     public let provider = "mempool"
     let requester: SourceRequester
@@ -95,9 +134,15 @@ public struct MempoolPriceClient: PriceClient {
         requester = SourceRequester(source: "rates", baseURL: baseURL, token: nil, http: http)
     }
 
-    /// mempool answers -1 for a currency none of its exchange feeds priced (its price updater
-    /// starts every currency at -1 and keeps -1 where no feed answered): that currency is left
-    /// out, the others are kept.
+    /// Bitcoin's prices; any other coin of `coins` is left out (the caller asks CoinGecko).
+    public func prices(of coins: [PricedCoin], in quotes: [Currency], now: Instant) async throws -> PriceAnswer {
+        guard coins.contains(where: { $0.currency == .btc }) else { return PriceAnswer(rates: []) }
+        return try await prices(in: quotes, now: now)
+    }
+
+    /// BTC/currency for each of `currencies` mempool has. mempool answers -1 for a currency none
+    /// of its exchange feeds priced (its price updater starts every currency at -1 and keeps -1
+    /// where no feed answered): that currency is left out, the others are kept.
     public func prices(in currencies: [Currency], now: Instant) async throws -> PriceAnswer {
         let wanted = Set(currencies.map(\.code))
         let values: [String: PriceValue] = try await requester.get("/v1/prices") { reader in
@@ -116,21 +161,22 @@ public struct MempoolPriceClient: PriceClient {
             guard sawTime else { throw reader.missing("time") }
             return values
         }
-        return PriceAnswer.collect(values, for: currencies, provider: provider, now: now)
+        return PriceAnswer.collect(values, base: .btc, quotes: currencies, provider: provider, now: now)
     }
 }
 
 extension PriceAnswer {
-    /// The rates and the unpriced currencies of `values` (by upper-case code), in the order of
-    /// `currencies`; currencies the answer did not name are in neither.
-    static func collect(_ values: [String: PriceValue], for currencies: [Currency], provider: String, now: Instant) -> PriceAnswer {
+    /// The rates and the unpriced pairs of `base` in `values` (by upper-case quote code), in the
+    /// order of `quotes`; quotes the answer did not name, and `base` itself, are in neither.
+    static func collect(_ values: [String: PriceValue], base: Currency, quotes: [Currency], provider: String, now: Instant) -> PriceAnswer {
         var answer = PriceAnswer(rates: [])
-        for currency in currencies {
-            switch values[currency.code] {
+        for quote in quotes where quote != base {
+            let pair = CurrencyPair(base: base, quote: quote)
+            switch values[quote.code] {
             case .price(let rate)?:
-                answer.rates.append(ExchangeRate(pair: CurrencyPair(base: .btc, quote: currency), rate: rate, fetchedAt: now, provider: provider))
+                answer.rates.append(ExchangeRate(pair: pair, rate: rate, fetchedAt: now, provider: provider))
             case .noPrice(let answered)?:
-                answer.unpriced.append(Unpriced(currency: currency, answered: answered))
+                answer.unpriced.append(Unpriced(pair: pair, answered: answered))
             case nil:
                 break
             }

@@ -1,7 +1,8 @@
 import Foundation
 import WalletWatchCore
 
-/// One usable point of a provider's price history: BTC cost `price` units of a currency at `instant`.
+/// One usable point of a provider's price history: one unit of a pair's base cost `price` units
+/// of its quote at `instant`.
 public struct HistoricalPrice: Sendable, Hashable {
     public let instant: Instant
     public let price: Decimal
@@ -18,25 +19,25 @@ public struct HistoricalPrice: Sendable, Hashable {
 public struct SkippedPrice: Sendable, Hashable, CustomStringConvertible {
     /// Where in the answer: `prices[41]`.
     public let field: String
-    public let currency: Currency
+    public let pair: CurrencyPair
     public let reason: String
 
-    public init(field: String, currency: Currency, reason: String) {
+    public init(field: String, pair: CurrencyPair, reason: String) {
         self.field = field
-        self.currency = currency
+        self.pair = pair
         self.reason = reason
     }
 
-    public var description: String { "\(field) BTC/\(currency.code): \(reason)" }
+    public var description: String { "\(field) \(pair): \(reason)" }
 }
 
-/// A provider's answer for a span of its price history: the usable points of each currency,
+/// A provider's answer for a span of its price history: the usable points of each pair,
 /// oldest first, and the points it left out.
 public struct PriceHistoryAnswer: Sendable, Equatable {
-    public var points: [Currency: [HistoricalPrice]]
+    public var points: [CurrencyPair: [HistoricalPrice]]
     public var skipped: [SkippedPrice]
 
-    public init(points: [Currency: [HistoricalPrice]] = [:], skipped: [SkippedPrice] = []) {
+    public init(points: [CurrencyPair: [HistoricalPrice]] = [:], skipped: [SkippedPrice] = []) {
         self.points = points
         self.skipped = skipped
     }
@@ -57,7 +58,7 @@ struct PriceHistoryCollector {
     let ascending: Bool
     /// Points after this instant are in the future: skipped.
     let now: Instant
-    private var kept: [Currency: [HistoricalPrice]] = [:]
+    private var kept: [CurrencyPair: [HistoricalPrice]] = [:]
     private(set) var skipped: [SkippedPrice] = []
 
     init(ascending: Bool, now: Instant) {
@@ -83,20 +84,20 @@ struct PriceHistoryCollector {
         }
     }
 
-    mutating func add(field: String, currency: Currency, instant: Instant, value: Value) {
-        func skip(_ reason: String) { skipped.append(SkippedPrice(field: field, currency: currency, reason: reason)) }
+    mutating func add(field: String, pair: CurrencyPair, instant: Instant, value: Value) {
+        func skip(_ reason: String) { skipped.append(SkippedPrice(field: field, pair: pair, reason: reason)) }
         switch value {
         case .unusable(let reason):
             skip(reason)
         case .price(let price):
             if instant > now { return skip("timestamp \(instant.iso8601) is in the future") }
-            if let last = kept[currency]?.last {
+            if let last = kept[pair]?.last {
                 if instant == last.instant { return skip("timestamp \(instant.iso8601) repeats the one before") }
                 if (instant < last.instant) == ascending {
                     return skip("timestamp \(instant.iso8601) is out of order (\(ascending ? "before" : "after") \(last.instant.iso8601), the one before)")
                 }
             }
-            kept[currency, default: []].append(HistoricalPrice(instant: instant, price: price))
+            kept[pair, default: []].append(HistoricalPrice(instant: instant, price: price))
         }
     }
 

@@ -5,14 +5,15 @@ extension CoinGeckoClient {
     /// How far back CoinGecko's public API answers: ranges that start within the past 365 days.
     public static let publicHistoryDays = 365
 
-    /// BTC's price in `currency` from `from` through `to`:
-    /// `GET /coins/bitcoin/market_chart/range?vs_currency=usd&from=UNIX&to=UNIX` ->
+    /// `coin`'s price in `currency` from `from` through `to`, one request per coin and currency:
+    /// `GET /coins/{id}/market_chart/range?vs_currency=usd&from=UNIX&to=UNIX` ->
     /// `{"prices": [[ms, price], ...], ...}`, oldest first (hourly for ranges up to 90 days,
     /// daily at 00:00 UTC beyond). An answer without `prices`, or with a point that is not a
     /// `[timestamp, price]` pair, is refused naming the field; a point whose price is unusable
     /// or whose timestamp breaks the order is skipped and reported.
-    public func history(in currency: Currency, from: Instant, to: Instant, now: Instant) async throws -> PriceHistoryAnswer {
-        let path = "/coins/bitcoin/market_chart/range?vs_currency=\(currency.code.lowercased())"
+    public func history(of coin: PricedCoin, in currency: Currency, from: Instant, to: Instant, now: Instant) async throws -> PriceHistoryAnswer {
+        let pair = CurrencyPair(base: coin.currency, quote: currency)
+        let path = "/coins/\(coin.id)/market_chart/range?vs_currency=\(currency.code.lowercased())"
             + "&from=\(from.millisecondsSinceEpoch / 1000)&to=\(to.millisecondsSinceEpoch / 1000)"
         return try await requester.get(path) { reader in
             var collector = PriceHistoryCollector(ascending: true, now: now)
@@ -31,7 +32,7 @@ extension CoinGeckoClient {
                         }
                     }
                     guard let milliseconds, let value else { throw reader.error("expected a [timestamp, price] pair, found fewer than two values") }
-                    collector.add(field: "prices[\(index)]", currency: currency,
+                    collector.add(field: "prices[\(index)]", pair: pair,
                                   instant: Instant(millisecondsSinceEpoch: milliseconds), value: value)
                 }
             }
@@ -42,7 +43,7 @@ extension CoinGeckoClient {
 }
 
 extension MempoolPriceClient {
-    /// mempool's whole price history for `currency`, with USD beside it:
+    /// mempool's whole BTC price history for `currency`, with USD beside it:
     /// `GET /v1/historical-price?currency=EUR` -> `{"prices": [{"time": UNIX, "EUR": ...,
     /// "USD": ...}, ...], "exchangeRates": {...}}`, newest first. Of each point, the currencies
     /// in `wanted` are read (`currency` and USD at most). An answer without `prices`, or with a
@@ -71,7 +72,8 @@ extension MempoolPriceClient {
                     }
                     guard let time else { throw reader.missing("time") }
                     for currency in wanted {
-                        collector.add(field: "prices[\(index)]", currency: currency, instant: Instant(millisecondsSinceEpoch: time * 1000),
+                        collector.add(field: "prices[\(index)]", pair: CurrencyPair(base: .btc, quote: currency),
+                                      instant: Instant(millisecondsSinceEpoch: time * 1000),
                                       value: values[currency] ?? .unusable("no \(currency.code) price"))
                     }
                 }

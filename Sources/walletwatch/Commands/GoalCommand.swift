@@ -109,7 +109,7 @@ struct GoalCommand: AsyncParsableCommand {
                 let goal = overview.goal
                 let progress = progress[goal.id!]!
                 table.add([goal.name, Display.readable(goal.target, goal.currency),
-                           progress.funded.map { Display.readable($0, goal.currency) } ?? Display.noRate,
+                           progress.funded.map { Display.readable($0, goal.currency) } ?? Display.noRate(for: progress.missingRates),
                            progress.achievementRate.map { Display.percent($0.numerator, $0.denominator) } ?? Display.noRate,
                            progress.distance.map { Display.readable(max(0, $0), goal.currency) } ?? Display.noRate,
                            goal.deadline?.description ?? "-", goal.status.rawValue])
@@ -198,7 +198,7 @@ enum GoalOutput {
             Output.line("  funded    \(Display.money(funded, goal.currency)) (\(Display.percent(rate.numerator, rate.denominator)))")
             Output.line(distance <= 0 ? "  reached" : "  remaining \(Display.money(distance, goal.currency))")
         } else {
-            Output.line("  funded    \(Display.noRate)")
+            Output.line("  funded    \(Display.noRate(for: progress.missingRates))")
         }
         if !overview.shares.isEmpty {
             var table = TextTable([.init("ASSET"), .init("ALLOCATED", .right), .init("FUNDED", .right)])
@@ -215,6 +215,6 @@ enum GoalOutput {
     static func warnAboutMissingRates(_ progresses: [GoalProgress]) {
         let missing = Set(progresses.flatMap(\.missingRates)).sorted()
         guard !missing.isEmpty else { return }
-        Output.warning("no exchange rate for \(missing.map(\.code).joined(separator: ", ")): the goals those assets fund show no funded amount; run `walletwatch rates --refresh`")
+        Output.warning("no exchange rate for \(missing.map(\.description).joined(separator: ", ")): the goals those assets fund show no funded amount; run `walletwatch rates --refresh`, or for a unit without a CoinGecko id `walletwatch rates set`")
     }
 }

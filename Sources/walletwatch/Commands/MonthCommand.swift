@@ -297,6 +297,7 @@ enum MonthOutput {
         if let started = status.startedAt { header += " since \(Display.time(started, zone))" }
         if let completed = status.completedAt { header += ", completed \(Display.time(completed, zone))" }
         if let asOf = status.ratesAsOf { header += "; rates of \(Display.age(seconds: now.seconds(since: asOf))) ago\(status.ratesStale ? " (stale)" : "")" }
+        if !status.missingRates.isEmpty { header += "; \(Display.noRate(for: status.missingRates))" }
         lines.append(header)
         if status.goals.isEmpty {
             lines.append("no goals in this month's plan")
@@ -307,10 +308,11 @@ enum MonthOutput {
         for goal in status.goals {
             let money = { (minor: Int128) in Display.readable(minor, goal.currency) }
             table.add([goal.name, money(goal.figures.planned), money(goal.figures.contributed), money(goal.figures.remaining),
-                       goal.remainingDisplay.map { Display.readable($0, status.displayCurrency) } ?? "no rate",
+                       goal.remainingDisplay.map { Display.readable($0, status.displayCurrency) }
+                           ?? Display.noRate(for: [CurrencyPair(base: goal.currency, quote: status.displayCurrency)]),
                        ProgressBar.render(goal.figures.contributed, of: goal.figures.planned, width: 20)])
         }
-        let total = { (minor: Int128?) in minor.map { Display.readable($0, status.displayCurrency) } ?? "no rate" }
+        let total = { (minor: Int128?) in minor.map { Display.readable($0, status.displayCurrency) } ?? Display.noRate(for: status.missingRates) }
         table.add(["TOTAL", total(status.plannedDisplay), total(status.contributedDisplay), total(status.remainingDisplay), "",
                    ProgressBar.render(status.contributedDisplay ?? 0, of: status.plannedDisplay ?? 0, width: 20)])
         lines.append(contentsOf: table.render())

@@ -8,22 +8,33 @@ struct RatesCommand: AsyncParsableCommand {
         commandName: "rates",
         abstract: "Show the exchange rates walletwatch converts with.",
         discussion: """
-            Rates come from the [rates] provider (coingecko, mempool or static) as BTC prices; \
-            other pairs are derived (inverse, or through BTC). Rates older than max_age_seconds \
-            are refreshed before use when the provider answers, and used marked stale when it \
-            does not. A missing rate is never taken as zero.
+            Every coin you hold or save towards is priced: BTC, and each asset's or goal's coin \
+            with a CoinGecko id (the built-in coins and tokens, your units added with \
+            --coingecko), in the display currency, the goals' money and the [rates] currencies. \
+            coingecko prices all of them in one request; mempool prices BTC and leaves the other \
+            coins to CoinGecko ([rates] coingecko_url); static uses the rates written in the \
+            config. Other pairs are derived: the inverse, or a cross through one or two \
+            currencies (BTC first, then the display currency): EUR to ETH from ETH/USD, BTC/USD \
+            and BTC/EUR. Rates older than max_age_seconds are refreshed before use when the \
+            provider answers, and used marked stale when it does not. A missing rate is never \
+            taken as zero: the figure is shown as missing, naming the pair.
 
-            `walletwatch rates backfill` fetches one price per day from the provider into the \
-            rate history (portfolio figures and values at transaction dates need them); \
-            `walletwatch rates import FILE` adds daily prices from a CSV file.
+            A unit without a CoinGecko id (a share, a gram of gold) is priced by you: \
+            `walletwatch rates set CODE QUOTE PRICE` records one price, now or at a past time, \
+            and `walletwatch rates import FILE` adds many.
+
+            `walletwatch rates backfill` fetches one price per day for every priced pair into \
+            the rate history (portfolio figures and values at transaction dates need them).
 
             Examples:
               walletwatch rates
               walletwatch rates --refresh --json
+              walletwatch rates set GOLD USD 75.20
+              walletwatch rates set VWCE.DE EUR 118.34 --at 2026-10-01
               walletwatch rates backfill
               walletwatch rates import btc-usd-daily.csv
             """,
-        subcommands: [Import.self, Backfill.self])
+        subcommands: [SetPrice.self, Import.self, Backfill.self])
 
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Ask the provider now.") var refresh = false
@@ -32,9 +43,8 @@ struct RatesCommand: AsyncParsableCommand {
     func run() async throws {
         let context = try CommandContext.load(global)
         let engine = context.engine
-        let configured = Set(try [engine.preferences.displayCurrency()] + engine.config.rates.currencies)
-            .filter { $0 != .btc }.map { CurrencyPair(base: .btc, quote: $0) }
-        let state = await engine.rates.current(for: Set(configured), refresh: refresh ? .always : .ifNeeded)
+        let planned = try engine.rates.plannedPairs()
+        let state = await engine.rates.current(for: Set(planned), refresh: refresh ? .always : .ifNeeded)
         // Asked to refresh with nothing stored to fall back on: that is the error (exit 1), in
         // one `error:` line like every other.
         if refresh && state.table.rates.isEmpty, let reason = state.warnings.first {
@@ -53,7 +63,7 @@ struct RatesCommand: AsyncParsableCommand {
         var table = TextTable([.init("PAIR"), .init("RATE", .right), .init("FETCHED"), .init("PROVIDER"), .init("STALE")])
         for rate in state.table.rates.values.sorted(by: { $0.pair < $1.pair }) {
             table.add([rate.pair.description, "\(rate.rate)", Display.time(rate.fetchedAt, engine.preferences.displayTimeZone), rate.provider,
-                       state.table.now.seconds(since: rate.fetchedAt) > state.table.maxAgeSeconds ? "yes" : "no"])
+                       state.table.isStale(rate) ? "yes" : "no"])
         }
         Output.lines(table.render())
     }

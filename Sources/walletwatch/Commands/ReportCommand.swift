@@ -76,6 +76,8 @@ enum ReportOutput {
                                .init("COST BASIS", .right), .init("UNREALIZED", .right), .init("REALIZED", .right), .init("TWR", .right)])
         for line in report.assets {
             let figures = line.figures
+            let noRate = figures.missingPrice.map { Display.noRate(for: [$0.pair]) } ?? Display.noRate
+            let money = { (minor: Int128?) in minor.map { Money.readableString($0, exponent: currency.exponent) } ?? noRate }
             table.add([line.asset.name, Display.readable(figures.quantity, line.asset.currency), money(figures.value),
                        figures.averageCost.map { money($0) } ?? (figures.missingPrice == nil ? "-" : "no rate"),
                        money(figures.costBasis), money(figures.unrealizedGain), money(figures.realizedGain),
@@ -92,7 +94,7 @@ enum ReportOutput {
         for line in report.goals {
             let goal = line.goal
             let progress = line.progress
-            goals.add([goal.name, progress.funded.map { Display.readable($0, goal.currency) } ?? Display.noRate,
+            goals.add([goal.name, progress.funded.map { Display.readable($0, goal.currency) } ?? Display.noRate(for: progress.missingRates),
                        Display.readable(goal.target, goal.currency),
                        progress.achievementRate.map { Display.percent($0.numerator, $0.denominator) } ?? Display.noRate,
                        progress.distance.map { Display.readable($0, goal.currency) } ?? Display.noRate,

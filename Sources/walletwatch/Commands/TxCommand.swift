@@ -242,9 +242,11 @@ enum TransactionTable {
         return table.render()
     }
 
-    /// The value in the display currency at the transaction's date, "no rate" without one.
+    /// The value in the display currency at the transaction's date, "no rate for ETH/USD"
+    /// without one.
     static func valueText(_ listing: TransactionListing) -> String {
         guard let value = listing.value else { return "" }
-        return value.money.map { Display.readable($0.minorUnits, $0.currency) } ?? "no rate"
+        return value.money.map { Display.readable($0.minorUnits, $0.currency) }
+            ?? Display.noRate(for: [CurrencyPair(base: listing.currency, quote: value.currency)])
     }
 }

@@ -14,7 +14,7 @@ enum TerminalDashboard {
         if let asOf = status.ratesAsOf {
             header += " · rates of \(Display.age(seconds: dashboard.now.seconds(since: asOf))) ago\(status.ratesStale ? " (stale)" : "")"
         }
-        if !status.missingRates.isEmpty { header += " · no rate for \(status.missingRates.map(\.description).joined(separator: ", "))" }
+        if !status.missingRates.isEmpty { header += " · \(Display.noRate(for: status.missingRates))" }
         lines.append(header)
         lines.append("")
 
@@ -26,7 +26,7 @@ enum TerminalDashboard {
                        money(goal.figures.planned), money(goal.figures.contributed), money(goal.figures.remaining)])
         }
         let display = status.displayCurrency
-        let total = { (minor: Int128?) in minor.map { Display.readable($0, display) } ?? "no rate" }
+        let total = { (minor: Int128?) in minor.map { Display.readable($0, display) } ?? Display.noRate(for: status.missingRates) }
         goals.add(["TOTAL (\(display.code))", ProgressBar.render(status.contributedDisplay ?? 0, of: status.plannedDisplay ?? 0, width: barWidth),
                    total(status.plannedDisplay), total(status.contributedDisplay), total(status.remainingDisplay)])
         lines.append(contentsOf: status.goals.isEmpty ? ["no goals in this month's plan"] : goals.render())
