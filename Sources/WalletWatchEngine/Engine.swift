@@ -63,6 +63,8 @@ public struct Engine: Sendable {
     public let doctor: Doctor
     /// Webhook notifications: the config's targets, the outbox's delivery, `notify test` and `log`.
     public let notifier: Notifier
+    /// `source add`, `list` and `remove`: the config's sources, changed in one command.
+    public let sourceSetup: SourceSetup
     /// The sources' clients and the daemon's Electrum sessions.
     let clients: SourceClients
 
@@ -109,5 +111,6 @@ public struct Engine: Sendable {
         doctor = Doctor(database: database, config: config, clock: clock, http: http, rates: rates, backups: backups)
         notifier = Notifier(database: database, config: config, clock: clock, http: webhookHTTP ?? http, secretFiles: secretFiles,
                             logger: logger, timing: deliveryTiming)
+        sourceSetup = SourceSetup(database: database, config: config, clock: clock, clients: clients, doctor: doctor, logger: logger)
     }
 }

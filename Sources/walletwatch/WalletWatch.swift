@@ -20,6 +20,7 @@ struct WalletWatch: AsyncParsableCommand {
         version: WalletWatchVersion.current,
         subcommands: [
             InitCommand.self,
+            SourceCommand.self,
             IngestCommand.self,
             BalanceCommand.self,
             AssetCommand.self,

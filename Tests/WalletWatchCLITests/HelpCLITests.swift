@@ -79,6 +79,6 @@ struct HelpCLITests {
         let script = folder.write("walletwatch.bash", bash.stdout)
         let syntax = try await ProcessRunner.run("/bin/bash", ["-n", script], environment: [:], currentDirectory: folder.path)
         #expect(syntax.status == 0, "\(syntax.stderr)")
-        #expect(bash.stdout.contains("compgen -W 'init ingest balance asset tx goal allocate tag rates currency settings month saving-plan report export run serve watch backup check doctor notify help'"))
+        #expect(bash.stdout.contains("compgen -W 'init source ingest balance asset tx goal allocate tag rates currency settings month saving-plan report export run serve watch backup check doctor notify help'"))
     }
 }

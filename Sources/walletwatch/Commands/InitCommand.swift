@@ -33,7 +33,8 @@ struct InitCommand: AsyncParsableCommand {
         options.config = path
         let context = try CommandContext.load(options)
         Output.line("database ready at \(context.config.database)")
-        Output.line("next: add sources to the config, or a manual asset: walletwatch asset add Cash --currency USD")
+        Output.line("next: add a wallet in one command, e.g. walletwatch source add cold --kind esplora --url https://mempool.space/api --xpub XPUB")
+        Output.line("  (or edit the config's [[sources]] by hand; a manual asset: walletwatch asset add Cash --currency USD)")
     }
 
     /// Creates `path` (and its folder, mode 0700) with mode 0600 before writing to it.

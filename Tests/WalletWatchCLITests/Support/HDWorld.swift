@@ -42,6 +42,11 @@ final class HDWorld: @unchecked Sendable {
 
     /// A JSON document the simulator serves, fetched with curl.
     func get(_ path: String) async throws -> Any {
+        try await Self.get(path, from: simulator)
+    }
+
+    /// A JSON document `simulator` serves, fetched with curl.
+    static func get(_ path: String, from simulator: Simulator) async throws -> Any {
         let result = try await ProcessRunner.run("/usr/bin/curl", ["-sf", "--max-time", "60", simulator.baseURL + path],
                                                  environment: [:], currentDirectory: "/")
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8), options: [.fragmentsAllowed])
@@ -59,6 +64,12 @@ final class HDWorld: @unchecked Sendable {
     }
 
     func truth(wallet: String, receive: [Int], change: [Int]) async throws -> Truth {
+        try await Self.truth(of: simulator, wallet: wallet, receive: receive, change: change)
+    }
+
+    /// ``truth(wallet:receive:change:)`` of a wallet `simulator` serves.
+    static func truth(of simulator: Simulator, wallet: String, receive: [Int], change: [Int]) async throws -> Truth {
+        func get(_ path: String) async throws -> Any { try await Self.get(path, from: simulator) }
         var addresses: [String] = []
         for index in receive { addresses.append(try await simulator.hdAddress(wallet: wallet, index: index)) }
         for index in change { addresses.append(try await simulator.hdAddress(wallet: wallet, chain: .change, index: index)) }
