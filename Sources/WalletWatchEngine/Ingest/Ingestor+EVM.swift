@@ -3,8 +3,9 @@ import WalletWatchSources
 import WalletWatchStore
 
 extension Ingestor {
-    /// An evm pass (SPEC.md section 26): the chain checked once a session, then the tip; when it
-    /// has not moved, nothing else is asked and nothing but the run is written (one request).
+    /// An evm pass (SPEC.md section 26): the chain checked once a session (in one batch with the
+    /// tip), else the tip alone; when it has not moved, nothing else is asked and nothing but the
+    /// run is written (one request).
     /// Otherwise the sync's rows, balances and state are stored in one pass; confirmed rows that
     /// do not add up to the balance are reported as a warning, never absorbed.
     func ingestEVM(_ source: SourceConfig, full: Bool, startedAt: Instant) async throws -> PassResult {
@@ -13,12 +14,14 @@ extension Ingestor {
         let watch = sync.watch
         let sessionKey = "\(source.name)\u{0}\(watch.chainID)\u{0}\(watch.tokens.map(\.contract.lowercased).joined(separator: ","))"
         let callsBefore = sync.calls
-        if !clients.evmSessions.isChecked(sessionKey) {
-            try await sync.checkChain()
+        let tip: Int64
+        if clients.evmSessions.isChecked(sessionKey) {
+            tip = try await sync.tip()
+        } else {
+            tip = try await sync.checkChain(tip: true)!
             clients.evmSessions.markChecked(sessionKey)
         }
         let state = try await database.evmSyncState(source: source.name)
-        let tip = try await sync.tip()
         let configured = Set(watch.addresses.flatMap { address in watch.assets.map { "\(address.lowercased)/\($0)" } })
         let known = Set(state.pairs.map { "\($0.address.lowercased)/\($0.asset)" })
         let names = Self.assetNames(source, watch: watch)

@@ -18,8 +18,7 @@ extension Doctor {
         var ok = true
         var detail: String
         do {
-            try await sync.checkChain()
-            let tip = try await sync.tip()
+            let tip = try await sync.checkChain(tip: true) ?? 0
             detail = "the node answers for \(config.chainLabel): tip \(tip), \(config.tokens.count) token(s) with the expected decimals"
         } catch {
             ok = false

@@ -14,7 +14,15 @@ extension EVMNodeClient {
         var receipts: [String: EVMReceipt] = [:]
         var cursor = after
         while true {
-            let result = try await rpc.call("ots_searchTransactionsAfter", [.string(address.lowercased), .int(Int128(cursor)), .int(Int128(Self.otterscanPageSize))])
+            let result: JSONValue
+            do {
+                result = try await rpc.call("ots_searchTransactionsAfter", [.string(address.lowercased), .int(Int128(cursor)), .int(Int128(Self.otterscanPageSize))])
+            } catch let error as SourceError where error.problem.contains("-32601") {
+                // geth and reth have no ots_ namespace: say what to do instead.
+                throw SourceError(source: error.source, request: error.request,
+                                  problem: error.problem + "; history = \"otterscan\" needs an Erigon node (geth and reth lack ots_): use \"none\" with this node, or \"etherscan\"",
+                                  cause: error.cause)
+            }
             let page = try rpc.decoded("ots_searchTransactionsAfter", result) { value in
                 let transactions = try value["txs"].array().map { try Self.transaction($0) }
                 let pageReceipts = try value["receipts"].array().map { receipt in

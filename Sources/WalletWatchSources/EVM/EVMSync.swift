@@ -28,12 +28,16 @@ public struct EVMSync: Sendable {
     public var calls: Int { node.rpc.counts.calls }
 
     /// Checks that the node serves the configured chain, and that each token's `decimals()` is
-    /// its currency's: once a session (SPEC.md section 26). Costs one request.
-    public func checkChain() async throws {
+    /// its currency's: once a session (SPEC.md section 26). With `tip`, the same batch asks
+    /// `eth_blockNumber` too, so that a session's first pass that finds nothing new still costs
+    /// one request; returns the tip then.
+    @discardableResult
+    public func checkChain(tip: Bool = false) async throws -> Int64? {
         var calls = [JSONRPCCall("eth_chainId")]
         for token in watch.tokens {
             calls.append(JSONRPCCall("eth_call", [.object(["to": .string(token.contract.lowercased), "data": .string(ERC20.decimals)]), .string("latest")]))
         }
+        if tip { calls.append(JSONRPCCall("eth_blockNumber")) }
         let results = try await node.rpc.batch(calls)
         let chainID = try node.rpc.decoded("eth_chainId", results[0]) { try $0.smallQuantity() }
         guard chainID == watch.chainID else {
@@ -49,6 +53,8 @@ public struct EVMSync: Sendable {
                 throw node.rpc.failure("eth_call decimals()", "token \(token.contract.checksummed) has \(decimals) decimals, but \(token.currency.code) has \(token.currency.exponent); map the contract to a currency of \(decimals) decimals (`walletwatch currency add`)")
             }
         }
+        guard tip else { return nil }
+        return try node.rpc.decoded("eth_blockNumber", results[results.count - 1]) { try $0.smallQuantity() }
     }
 
     /// `eth_blockNumber`.
