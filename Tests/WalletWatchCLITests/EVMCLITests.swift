@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// An `evm` source through the built binary, on a real py-evm chain (SPEC.md section 26): the
+/// config as CLI.md writes it, and amounts beyond 64 bits that come back exactly through
+/// `ingest`, `tx list --json`, `balance --json` and `export csv`.
+@Suite("CLI: an evm source on a real chain", .serialized)
+struct EVMCLITests {
+    let folder = TemporaryDirectory("walletwatch-evm-cli")
+    var cli: CLIRunner { CLIRunner(folder: folder) }
+
+    func field(_ key: String, _ value: String) -> String { "\"\(key)\": \(value)" }
+
+    @Test("12.345678901234567891 ETH and 10^24 token units come back exactly through every command")
+    func exactAmounts() async throws {
+        let node = try await EVMNode.start(chainID: 1, finalityDepth: 0, blockTime: 12, genesisTimestamp: 1_767_225_600)
+        defer { Task { await node.stop() } }
+        let holder = try await node.control("newAccount", ["seed": "exact"])["address"] as! String
+        _ = try await node.control("fund", ["to": holder, "value": "12345678901234567891"])
+        let dai = try await node.control("deployToken", ["name": "Dai", "symbol": "DAI", "decimals": 18])["address"] as! String
+        _ = try await node.control("mintToken", ["token": dai, "to": holder, "amount": "1000000000000000000000000"])
+        folder.write("walletwatch.toml", """
+            [[sources]]
+            name = "eth"
+            kind = "evm"
+            chain = "ethereum"
+            url = "\(node.url)"
+            addresses = ["\(holder)"]
+            tokens = [{ contract = "\(dai)", currency = "DAI" }]
+            history = "otterscan"
+            asset = "Ledger ETH"
+            token_assets = { DAI = "Stable savings" }
+            """)
+        let ingest = try await cli.run("ingest", "--json")
+        #expect(ingest.status == 0, "\(ingest.stdout)\(ingest.stderr)")
+        #expect(ingest.stdout.contains(field("history_requests", "")), "\(ingest.stdout)")
+        // Nothing changed: even a new process (whose session checks the chain id and the
+        // token's decimals in the same batch as the tip) costs one HTTP request.
+        _ = try await node.control("requestStats", ["reset": true])
+        let again = try await cli.run("ingest", "--json")
+        #expect(again.stdout.contains(field("history_requests", "0")), "\(again.stdout)")
+        let stats = try await node.control("requestStats")
+        #expect(stats["httpRequests"] as? Int == 1, "\(stats)")
+        let listed = try await cli.run("tx", "list", "--json")
+        #expect(listed.stdout.contains(field("amount", "12345678901234567891")), "\(listed.stdout)")
+        #expect(listed.stdout.contains(field("amount", "1000000000000000000000000")), "\(listed.stdout)")
+        let balance = try await cli.run("balance", "--json")
+        #expect(balance.status == 0, "\(balance.stderr)")
+        #expect(balance.stdout.contains("12345678901234567891") && balance.stdout.contains("1000000000000000000000000"), "\(balance.stdout)")
+        #expect(balance.stdout.contains("\"Ledger ETH\"") && balance.stdout.contains("\"Stable savings\""))
+        let csv = try await cli.run("export", "csv")
+        #expect(csv.stdout.contains("12.345678901234567891"), "\(csv.stdout)")
+        #expect(csv.stdout.contains("1000000.000000000000000000") || csv.stdout.contains("1000000"), "\(csv.stdout)")
+    }
+
+    @Test("a mixed-case address with a wrong checksum is refused (exit 65), naming the address")
+    func badChecksum() async throws {
+        folder.write("walletwatch.toml", """
+            [[sources]]
+            name = "eth"
+            kind = "evm"
+            chain = "ethereum"
+            url = "http://127.0.0.1:8545"
+            addresses = ["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"]
+            history = "none"
+            """)
+        let result = try await cli.run("balance")
+        #expect(result.status == 65, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD") && result.stderr.contains("EIP-55"), "\(result.stderr)")
+    }
+
+    @Test("a config error names the file, the key and what is accepted")
+    func configErrors() async throws {
+        let cases: [(String, String)] = [
+            ("chain = \"solana\"", "sources[1].chain 'solana' is not accepted; use \"ethereum\""),
+            ("chain = \"ethereum\"\ntokens = [\"USDT\", \"FOO\"]", "'FOO' is not a built-in token on ethereum (1)"),
+            ("chain = \"bsc\"\ntokens = [\"USDC\"]", "it has none"),
+            ("chain = \"ethereum\"\nhistory = \"graph\"", "'graph' is not accepted; use \"etherscan\""),
+            ("chain = \"ethereum\"\nconfirmations = \"safe\"", "use \"finalized\" (the default) or a block count"),
+            ("chain_id = 100", "sources[1].native is missing"),
+        ]
+        for (keys, expected) in cases {
+            folder.write("walletwatch.toml", """
+                [[sources]]
+                name = "eth"
+                kind = "evm"
+                url = "http://127.0.0.1:8545"
+                addresses = ["0x52908400098527886E0F7030069857D2E4169EE7"]
+                \(keys)
+                """)
+            let result = try await cli.run("balance")
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("walletwatch.toml") && result.stderr.contains(expected), "\(keys): \(result.stderr)")
+        }
+    }
+}
