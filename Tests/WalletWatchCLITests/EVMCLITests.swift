@@ -54,6 +54,39 @@ struct EVMCLITests {
         #expect(csv.stdout.contains("1000000.000000000000000000") || csv.stdout.contains("1000000"), "\(csv.stdout)")
     }
 
+    @Test("run follows the tip: a payment mined after the daemon started reaches the views, confirmed once final")
+    func daemonFollowsTheTip() async throws {
+        let node = try await EVMNode.start(chainID: 42161, finalityDepth: 1, blockTime: 2, genesisTimestamp: 1_767_225_600)
+        defer { Task { await node.stop() } }
+        let holder = try await node.control("newAccount", ["seed": "daemon"])["address"] as! String
+        folder.write("walletwatch.toml", """
+            [[sources]]
+            name = "arb"
+            kind = "evm"
+            chain = "arbitrum"
+            url = "\(node.url)"
+            addresses = ["\(holder)"]
+            history = "otterscan"
+
+            [rates]
+            provider = "static"
+            [rates.static]
+            "ETH/USD" = "3000"
+            """)
+        let daemon = try BackgroundProcess(cli.binary, ["run"], environment: cli.environment, currentDirectory: folder.path)
+        #expect(await eventually(within: .seconds(30)) { daemon.stderr.contains("ingested") }, "the first pass: \(daemon.stderr)")
+        let payment = try await node.control("fund", ["to": holder, "value": "31415926535"])
+        let txid = "evm:42161:\((payment["hash"] as? String ?? "").lowercased())"
+        // Arbitrum's interval is 2 s; the deadline only keeps a broken daemon from hanging the test.
+        #expect(try await eventually(within: .seconds(30)) { try await cli.run("tx", "show", txid).status == 0 }, "\(daemon.stderr)")
+        _ = try await node.control("mine", ["blocks": 2])
+        #expect(try await eventually(within: .seconds(30)) {
+            try await cli.run("tx", "show", txid, "--json").stdout.contains("\"confirmed\"")
+        }, "\(daemon.stderr)")
+        daemon.send(SIGTERM)
+        #expect(await daemon.exitStatus(within: .seconds(30)) == 0, "\(daemon.stderr)")
+    }
+
     @Test("a mixed-case address with a wrong checksum is refused (exit 65), naming the address")
     func badChecksum() async throws {
         folder.write("walletwatch.toml", """
