@@ -91,7 +91,7 @@ public final class CurlHTTPClient: HTTPClient {
             switch result.outcome {
             case .response(let head, let body):
                 guard retry < retries, RetryPolicy.retryableStatuses.contains(head.status) else {
-                    logger.debug("\(request.method.rawValue) \(URLRedaction.redact(request.url)): HTTP \(head.status)")
+                    logger.debug("\(request.method.rawValue) \(request.loggedURL): HTTP \(head.status)")
                     return (head, body)
                 }
                 retry += 1
@@ -113,10 +113,10 @@ public final class CurlHTTPClient: HTTPClient {
     private func pause(_ request: HTTPRequest, retry: Int, of retries: Int, reason: String, delay: Duration) async throws {
         counters.withLock { $0.retries += 1 }
         logger.notice(
-            "\(request.method.rawValue) \(URLRedaction.redact(request.url)): attempt \(retry) of \(retries + 1) failed (\(reason)); retrying in \(delay.shortDescription)",
+            "\(request.method.rawValue) \(request.loggedURL): attempt \(retry) of \(retries + 1) failed (\(reason)); retrying in \(delay.shortDescription)",
             metadata: [
                 "http.method": "\(request.method.rawValue)",
-                "http.url": "\(URLRedaction.redact(request.url))",
+                "http.url": "\(request.loggedURL)",
                 "http.attempt": "\(retry + 1)",
                 "http.retry.reason": "\(reason)",
             ]

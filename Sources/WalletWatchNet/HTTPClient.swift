@@ -68,6 +68,13 @@ public struct HTTPRequest: Sendable {
     /// Overrides the client's maximum number of redirects; 0 returns a 3xx as the response
     /// (a webhook follows none).
     public var maxRedirects: Int?
+    /// What logs show for this request's URL, for one whose path holds a secret (a JSON-RPC
+    /// provider's key, as Infura and Alchemy put it); nil shows the URL without its
+    /// credentials and secret query values (``URLRedaction``).
+    public var shownURL: String?
+
+    /// The URL as logs and errors may show it.
+    public var loggedURL: String { shownURL ?? URLRedaction.redact(url) }
 
     public init(method: HTTPMethod = .get, url: String, headers: [HTTPHeader] = [], bearerToken: BearerToken? = nil,
                 body: [UInt8]? = nil, timeout: Duration? = nil, maxResponseBytes: Int? = nil, retries: Int? = nil,
