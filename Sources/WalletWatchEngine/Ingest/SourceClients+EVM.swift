@@ -37,7 +37,7 @@ extension SourceClients {
             native: try currency(config.native, what: "the chain's coin"), addresses: config.addresses,
             tokens: try config.tokens.map { EVMToken(contract: $0.contract, currency: try currency($0.currency, what: "the token")) },
             confirmations: config.confirmations.map { .blocks($0) } ?? .finalized, history: history)
-        return EVMSync(watch: watch, url: url, http: http, route: route(source))
+        return EVMSync(watch: watch, url: url, http: http, route: route(source), urlIsSecret: config.urlSecret != nil)
     }
 }
 

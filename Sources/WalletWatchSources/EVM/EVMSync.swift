@@ -13,9 +13,10 @@ public struct EVMSync: Sendable {
     let node: EVMNodeClient
     let explorer: EtherscanClient?
 
-    public init(watch: EVMWatch, url: String, http: any HTTPClient, route: NetworkRoute?) {
+    /// `urlIsSecret`: the URL came from `url_file` or `url_env` and may hold a key; no log shows it.
+    public init(watch: EVMWatch, url: String, http: any HTTPClient, route: NetworkRoute?, urlIsSecret: Bool = false) {
         self.watch = watch
-        node = EVMNodeClient(rpc: JSONRPCClient(source: watch.source, url: url, http: http, route: route))
+        node = EVMNodeClient(rpc: JSONRPCClient(source: watch.source, url: url, http: http, route: route, urlIsSecret: urlIsSecret))
         if case .etherscan(let historyURL, let apiKey) = watch.history {
             explorer = EtherscanClient(source: watch.source, url: historyURL, chainID: watch.chainID, chainName: watch.chainName,
                                        apiKey: apiKey, http: http, route: route)
@@ -218,8 +219,7 @@ public struct EVMSync: Sendable {
             case .etherscan:
                 let froms = (nativeFrom.map { [$0] } ?? []) + tokenFroms
                 guard let from = froms.min(), from <= tip, let explorer else { continue }
-                findings.merge(try await explorer.history(of: address, blocks: from...tip, native: nativeFrom != nil,
-                                                          tokens: tokenFroms.isEmpty ? [] : watchedTokens))
+                findings.merge(try await explorer.history(of: address, blocks: from...tip, native: nativeFrom != nil, tokens: watchedTokens))
             case .otterscan:
                 guard let from = nativeFrom, from <= tip else { continue }
                 let (found, foundReceipts) = try await node.otterscanHistory(of: address, after: max(0, from - 1), tip: tip, tokens: watchedTokens)

@@ -32,8 +32,8 @@ struct EtherscanClient: Sendable {
     }
 
     /// The transactions, internal transfers and token transfers of `address` in `blocks`:
-    /// `native` asks the first two, `tokens` the third (all tokens; those not watched are only
-    /// noted as seen).
+    /// `native` asks the first two; the third is always asked, for every token (those not in
+    /// `tokens` are only noted as seen).
     func history(of address: EVMAddress, blocks: ClosedRange<Int64>, native: Bool, tokens: Set<EVMAddress>) async throws -> EVMHistoryFindings {
         do {
             return try await findings(of: address, blocks: blocks, native: native, tokens: tokens)
@@ -74,7 +74,9 @@ struct EtherscanClient: Sendable {
                 findings.blockTimes[block] = try record["timeStamp"].decimalInt64()
             }
         }
-        if !tokens.isEmpty {
+        do {
+            // Asked also when no watched token changed: the tokens seen but not watched are
+            // what doctor lists (most are spam sent to the address).
             var occurrences: [String: Int] = [:]
             for record in try await list("tokentx", address: address, blocks: blocks, &findings) {
                 let contract = try record["contractAddress"].address()

@@ -27,11 +27,15 @@ public final class JSONRPCClient: Sendable {
     /// The largest batch sent at once; longer lists go as several batches. Public providers cap
     /// batches (Alchemy and Infura at 1,000 calls, some at 100); 100 keeps every one happy.
     let maxBatch: Int
+    /// What logs show instead of a URL that came from a secret (`url_file`, `url_env`).
+    let shownURL: String?
     private let counters = Mutex<(calls: Int, requests: Int)>((0, 0))
 
-    public init(source: String, url: String, http: any HTTPClient, route: NetworkRoute? = nil, maxBatch: Int = 100) {
+    /// `urlIsSecret`: the URL may hold a provider's key, so no log shows it.
+    public init(source: String, url: String, http: any HTTPClient, route: NetworkRoute? = nil, maxBatch: Int = 100, urlIsSecret: Bool = false) {
         self.source = source
         self.url = url
+        shownURL = urlIsSecret ? "<the JSON-RPC URL of source '\(source)'>" : nil
         self.http = http
         self.route = route
         self.maxBatch = maxBatch
@@ -67,10 +71,12 @@ public final class JSONRPCClient: Sendable {
         let what = calls.count == 1 ? calls[0].method : "a batch of \(calls.count) calls (\(Set(calls.map(\.method)).sorted().joined(separator: ", ")))"
         let response: HTTPResponse
         do {
-            response = try await http.send(HTTPRequest(
+            var request = HTTPRequest(
                 method: .post, url: url,
                 headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")],
-                body: Array(body.utf8), route: route))
+                body: Array(body.utf8), route: route)
+            request.shownURL = shownURL
+            response = try await http.send(request)
         } catch let error as NetError {
             throw failure(what, error.detail, cause: .transport(error.kind))
         }
