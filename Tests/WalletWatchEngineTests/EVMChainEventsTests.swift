@@ -83,6 +83,60 @@ struct EVMChainEventsTests {
         #expect(rows.map(\.transaction.amount).reduce(0, +) == (try world.balance("eth ETH")?.counted))
     }
 
+    @Test("confirmations = N: a row is confirmed once its block has N confirmations, whatever the finalized block says")
+    func blockCount() async throws {
+        let world = try await EVMWorld()
+        _ = try await world.node.control("setFinality", ["finalizedDepth": 50, "safeDepth": 1])
+        let address = try await world.account("depth")
+        let payment = try await world.node.control("fund", ["to": address, "value": "1234"])
+        let source = world.source(addresses: [address], history: .otterscan, confirmations: 3)
+        let engine = world.engine(sources: [source])
+        _ = try await engine.ingestor.ingest()
+        #expect(try world.ledger("eth ETH") == ["\(payment.hash) 1234 - pending"])
+        #expect(try world.balance("eth ETH")?.pending == 1234)
+        try await world.mine(1)
+        _ = try await engine.ingestor.ingest()
+        #expect(try world.ledger("eth ETH") == ["\(payment.hash) 1234 - pending"], "two confirmations are not three")
+        #expect(try world.balance("eth ETH")?.counted == 0)
+        try await world.mine(1)
+        _ = try await engine.ingestor.ingest()
+        #expect(try world.ledger("eth ETH") == ["\(payment.hash) 1234 - confirmed"], "three confirmations: its block and two more")
+        #expect(try world.balance("eth ETH")?.counted == 1234)
+        #expect(try world.balance("eth ETH")?.pending == 0)
+    }
+
+    @Test("a token of your own unit: { contract, currency } with a currency added by the user")
+    func customCurrency() async throws {
+        let world = try await EVMWorld()
+        let address = try await world.account("custom")
+        let token = try await world.node.control("deployToken", ["name": "Gold gram", "symbol": "GLD", "decimals": 3])["address"] as! String
+        _ = try await world.node.control("mintToken", ["token": token, "to": address, "amount": "1500"])
+        try await world.mine()
+        let source = world.source(addresses: [address], tokens: [EVMSourceConfig.Token(contract: EVMAddress(token)!, currency: "GOLDG", asset: "Gold")],
+                                  history: .etherscan)
+        let engine = world.engine(sources: [source])
+        let unknown = try #require(try await engine.ingestor.ingest().first)
+        #expect(!unknown.ok && (unknown.error ?? "").contains("GOLDG is not a known currency"), "\(unknown.error ?? "")")
+        _ = try engine.currencies.add(code: "GOLDG", decimals: 3, coingeckoID: nil, name: "a gram of gold")
+        let report = try #require(try await engine.ingestor.ingest().first)
+        #expect(report.ok, "\(report.error ?? "")")
+        #expect(try world.balance("Gold")?.counted == 1500)
+        #expect(try world.ledger("Gold").count == 1)
+    }
+
+    @Test("a token whose decimals() is not its currency's is refused, naming both")
+    func wrongDecimals() async throws {
+        let world = try await EVMWorld()
+        let address = try await world.account("decimals")
+        // A Binance-Peg-like USDC: 18 decimals, where the currency USDC has 6.
+        let token = try await world.node.control("deployToken", ["name": "USD Coin", "symbol": "USDC", "decimals": 18])["address"] as! String
+        let source = world.source(addresses: [address], tokens: [EVMSourceConfig.Token(contract: EVMAddress(token)!, currency: "USDC", asset: "eth USDC")],
+                                  history: .none)
+        let report = try #require(try await world.engine(sources: [source]).ingestor.ingest().first)
+        #expect(!report.ok && (report.error ?? "").contains("has 18 decimals, but USDC has 6"), "\(report.error ?? "")")
+        #expect(try world.database.assetOverviews().isEmpty, "nothing stored")
+    }
+
     /// Runs a pass with `faults` set, expects it to fail with a line containing `expected`, and
     /// nothing stored to change.
     static func refused(_ faults: [String: Any], history: EVMSourceConfig.History = .etherscan, token: Bool = false, expected: String) async throws {
@@ -124,9 +178,36 @@ struct EVMChainEventsTests {
         try await Self.refused(["wrongType": ["eth_getTransactionCount"]], expected: "JSON-RPC eth_getTransactionCount: result: expected a string, got an object")
     }
 
+    /// A fault on one method of one history mode, and what the refusal must say.
+    struct Fault: Sendable, CustomTestStringConvertible {
+        let kind: String
+        let method: String
+        let history: EVMSourceConfig.History
+        var token = false
+        let expected: String
+        var testDescription: String { "\(kind) on \(method) (history \(history))" }
+    }
+
+    /// Every call a pass makes is checked, not only the first: the tip, the confirmation
+    /// block's header, receipts, the history's own answers.
+    static let everyCall: [Fault] = [
+        Fault(kind: "nonHexQuantity", method: "eth_blockNumber", history: .etherscan, expected: "JSON-RPC eth_blockNumber: result: expected a 0x-hex quantity"),
+        Fault(kind: "wrongType", method: "eth_getBlockByNumber", history: .none, expected: "JSON-RPC eth_getBlockByNumber: result"),
+        Fault(kind: "nonHexQuantity", method: "eth_getTransactionReceipt", history: .etherscan, expected: "JSON-RPC eth_getTransactionReceipt: result"),
+        Fault(kind: "wrongType", method: "ots_searchTransactionsAfter", history: .otterscan, expected: "JSON-RPC ots_searchTransactionsAfter: result"),
+        Fault(kind: "wrongType", method: "ots_getInternalOperations", history: .otterscan, expected: "JSON-RPC ots_getInternalOperations"),
+        Fault(kind: "wrongType", method: "eth_getLogs", history: .none, token: true, expected: "JSON-RPC eth_getLogs: result"),
+        Fault(kind: "wrongType", method: "eth_call", history: .none, token: true, expected: "JSON-RPC eth_call"),
+    ]
+
+    @Test("a bad answer to any call of the pass is refused, naming the call", arguments: everyCall)
+    func everyCallChecked(_ fault: Fault) async throws {
+        try await Self.refused([fault.kind: [fault.method]], history: fault.history, token: fault.token, expected: fault.expected)
+    }
+
     @Test("another chain than configured is refused, naming both")
     func wrongChain() async throws {
-        try await Self.refused(["chainId": 5], expected: "chain id 5")
+        try await Self.refused(["chainId": 5], expected: "the node serves chain id 5, but the source is configured for ethereum (1)")
     }
 
     @Test("a node without Otterscan's namespace is refused, saying which history to use instead")
@@ -142,7 +223,8 @@ struct EVMChainEventsTests {
 
     @Test("an explorer refusing the chain names it; a rate limit is retried")
     func explorerAnswers() async throws {
-        try await Self.refused(["etherscanChainUnsupported": true], expected: "ethereum (1)")
+        // The explorer's own text is shown, and the chain named.
+        try await Self.refused(["etherscanChainUnsupported": true], expected: "does not serve chain ethereum (1) to this API key: Free API access is not supported for this chain")
         let world = try await EVMWorld()
         let (address, engine, _, _) = try await Self.ingested(world)
         _ = try await world.node.control("fund", ["to": address, "value": "1000"])
