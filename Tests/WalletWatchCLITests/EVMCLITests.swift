@@ -50,8 +50,9 @@ struct EVMCLITests {
         #expect(balance.stdout.contains("12345678901234567891") && balance.stdout.contains("1000000000000000000000000"), "\(balance.stdout)")
         #expect(balance.stdout.contains("\"Ledger ETH\"") && balance.stdout.contains("\"Stable savings\""))
         let csv = try await cli.run("export", "csv")
-        #expect(csv.stdout.contains("12.345678901234567891"), "\(csv.stdout)")
-        #expect(csv.stdout.contains("1000000.000000000000000000") || csv.stdout.contains("1000000"), "\(csv.stdout)")
+        // Major units with every decimal of the currency, as fields of their own.
+        #expect(csv.stdout.contains(",12.345678901234567891,"), "\(csv.stdout)")
+        #expect(csv.stdout.contains(",1000000.000000000000000000,"), "\(csv.stdout)")
     }
 
     @Test("run follows the tip: a payment mined after the daemon started reaches the views, confirmed once final")
@@ -85,6 +86,70 @@ struct EVMCLITests {
         }, "\(daemon.stderr)")
         daemon.send(SIGTERM)
         #expect(await daemon.exitStatus(within: .seconds(30)) == 0, "\(daemon.stderr)")
+    }
+
+    @Test("a provider URL from url_env is never printed: not in JSON, errors, trace logs, the daemon's, or any command line")
+    func secretURLEverywhere() async throws {
+        let node = try await EVMNode.start(chainID: 1, finalityDepth: 0, blockTime: 12, genesisTimestamp: 1_767_225_600)
+        defer { Task { await node.stop() } }
+        let holder = try await node.control("newAccount", ["seed": "secret-cli"])["address"] as! String
+        _ = try await node.control("fund", ["to": holder, "value": "1000"])
+        let key = "k3y\(UUID().uuidString.replacingOccurrences(of: "-", with: ""))"
+        folder.write("walletwatch.toml", """
+            [[sources]]
+            name = "eth"
+            kind = "evm"
+            chain = "ethereum"
+            url_env = "WALLETWATCH_TEST_RPC_URL"
+            addresses = ["\(holder)"]
+            history = "none"
+            """)
+        // A provider's URL holds its key in the path (Infura's /v3/KEY, Alchemy's /v2/KEY), where
+        // query redaction does not reach; the node answers JSON-RPC on any path.
+        var environment = ["WALLETWATCH_TEST_RPC_URL": "\(node.url)/v3/\(key)", "WALLETWATCH_LOG_LEVEL": "trace"]
+        var printed: [String] = []
+        func run(_ arguments: String...) async throws -> CommandResult {
+            let result = try await cli.run(arguments, extraEnvironment: environment)
+            printed.append(result.stdout + result.stderr)
+            return result
+        }
+        let ingest = try await run("ingest", "--json")
+        #expect(ingest.status == 0, "\(ingest.stdout)\(ingest.stderr)")
+        // The trace log names each request's URL: the stand-in, never the URL.
+        #expect(ingest.stderr.contains("<the JSON-RPC URL of source 'eth'>"), "\(ingest.stderr)")
+        #expect(try await run("balance", "--refresh", "--json").status == 0)
+        #expect(try await run("doctor", "--json").stdout.contains("\"source eth\""))
+
+        // The provider refuses: its message is shown, the URL is not.
+        _ = try await node.control("setFaults", ["rpcError": ["eth_getBalance": "over quota"]])
+        _ = try await node.control("fund", ["to": holder, "value": "1"])
+        let refused = try await run("ingest", "--json")
+        #expect(refused.status != 0 && (refused.stdout + refused.stderr).contains("over quota"), "\(refused.stdout)\(refused.stderr)")
+        _ = try await run("doctor", "--json")
+        _ = try await node.control("clearFaults")
+
+        // The daemon: its logs, and no process's command line on this machine, hold the key.
+        let daemon = try BackgroundProcess(cli.binary, ["run"], environment: cli.environment.merging(environment) { $1 }, currentDirectory: folder.path)
+        #expect(await eventually(within: .seconds(30)) { daemon.stderr.contains("ingested") }, "\(daemon.stderr)")
+        var commandLines: [String] = []
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where entry.allSatisfy(\.isNumber) {
+            if let bytes = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") { commandLines.append(String(decoding: bytes, as: UTF8.self)) }
+        }
+        daemon.send(SIGTERM)
+        #expect(await daemon.exitStatus(within: .seconds(30)) == 0, "\(daemon.stderr)")
+        #expect(commandLines.contains { $0.contains("walletwatch") && $0.contains("run") }, "the daemon's command line was read")
+        #expect(!commandLines.contains { $0.contains(key) })
+        printed.append(daemon.stdout + daemon.stderr)
+
+        // A node that cannot be reached: the connection error names the stand-in.
+        environment["WALLETWATCH_TEST_RPC_URL"] = "http://127.0.0.1:\(unusedLoopbackPort())/v3/\(key)"
+        let unreachable = try await run("ingest", "--json")
+        #expect(unreachable.status != 0, "\(unreachable.stdout)")
+        #expect(try await run("balance", "--refresh", "--json").status == 0, "stored figures, marked stale")
+        _ = try await run("doctor", "--json")
+        for output in printed {
+            #expect(!output.contains(key), "\(output)")
+        }
     }
 
     @Test("a mixed-case address with a wrong checksum is refused (exit 65), naming the address")
