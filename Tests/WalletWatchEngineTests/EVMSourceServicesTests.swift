@@ -15,8 +15,11 @@ struct EVMSourceServicesTests {
     func balanceCache() async throws {
         let world = try await EVMWorld()
         let holder = try await world.account("cache", wei: "1000000000000000000")
+        let usdc = try await world.node.control("deployToken", ["name": "USD Coin", "symbol": "USDC", "decimals": 6])["address"] as! String
+        _ = try await world.node.control("mintToken", ["token": usdc, "to": holder, "amount": "7000000"])
         try await world.mine()
-        let source = world.source(addresses: [holder], history: .none)
+        let source = world.source(addresses: [holder], tokens: [EVMSourceConfig.Token(contract: EVMAddress(usdc)!, currency: "USDC", asset: "eth USDC")],
+                                  history: .none)
         let engine = world.engine(sources: [source])
         _ = try await engine.ingestor.ingest()
         _ = try await world.node.control("requestStats", ["reset": true])
@@ -24,12 +27,18 @@ struct EVMSourceServicesTests {
         #expect(cached.sources.first?.fromCache == true)
         #expect((try await world.node.control("requestStats"))["httpRequests"] as? Int == 0, "a fresh cache asks nothing")
         _ = try await world.node.control("fund", ["to": holder, "value": "5"])
+        _ = try await world.node.control("mintToken", ["token": usdc, "to": holder, "amount": "3"])
         try await world.mine()
+        // One more payment at the tip only: pending until final.
+        _ = try await world.node.control("mintToken", ["token": usdc, "to": holder, "amount": "40"])
         let refreshed = try await engine.balances.current(refresh: true)
         #expect(refreshed.sources.first?.fromCache == false)
         let asset = try #require(refreshed.assets.first { $0.asset.name == "eth ETH" })
         #expect(asset.balance.counted == 1_000_000_000_000_000_005)
+        let token = try #require(refreshed.assets.first { $0.asset.name == "eth USDC" })
+        #expect(token.balance.counted == 7_000_003 && token.balance.pending == 40, "\(token.balance)")
         #expect(try world.ledger("eth ETH").count == 1, "a balance refresh stores no rows")
+        #expect(try world.ledger("eth USDC").count == 1)
 
         // The node gone: the stored figures, marked stale.
         var gone = source
@@ -59,6 +68,13 @@ struct EVMSourceServicesTests {
             let own = try #require(await world.engine(sources: [world.source(addresses: [holder], history: history)]).doctor.run().first { $0.name == "source eth" })
             #expect(own.ok && own.detail.contains(says) && !own.detail.contains("explorer"), "\(own.detail)")
         }
+        // A chain Etherscan's free tier does not serve: doctor says what to use instead.
+        var base = explorer
+        base.evm?.chainName = "base"
+        base.evm?.chainID = 8453
+        let paid = try #require(await world.engine(sources: [base]).doctor.run().first { $0.name == "source eth" })
+        #expect(paid.detail.contains("Etherscan's free tier does not serve base: use a paid key or a Blockscout"), "\(paid.detail)")
+        #expect(!paid.ok && paid.detail.contains("the node serves chain id 1, but the source is configured for base (8453)"), "\(paid.detail)")
         // A node that answers for another chain fails the check.
         _ = try await world.node.control("setFaults", ["chainId": 10])
         let wrong = try #require(await engine.doctor.run().first { $0.name == "source eth" })
@@ -88,5 +104,31 @@ struct EVMSourceServicesTests {
         #expect(!(failed.error ?? "").contains(key))
         #expect(!checks.map(\.detail).joined().contains(key))
         #expect(!world.logs.entries.map { "\($0.message) \($0.metadata)" }.joined().contains(key))
+    }
+
+    @Test("an Etherscan API key from api_key_file is never printed: not in errors, reports, the doctor or the logs")
+    func apiKey() async throws {
+        let world = try await EVMWorld()
+        let holder = try await world.account("apikey", wei: "1000")
+        try await world.mine()
+        let key = "ETHERSCANKEY\(UUID().uuidString.replacingOccurrences(of: "-", with: ""))"
+        let file = world.folder.write("etherscan.key", key + "\n")
+        var source = world.source(addresses: [holder], history: .etherscan)
+        source.evm?.apiKey = .file(file)
+        let report = try #require(try await world.engine(sources: [source]).ingestor.ingest().first)
+        #expect(report.ok, "\(report.error ?? "")")
+        _ = try await world.node.control("setFaults", ["etherscanChainUnsupported": true])
+        _ = try await world.node.control("fund", ["to": holder, "value": "1"])
+        try await world.mine()
+        let failed = try #require(try await world.engine(sources: [source]).ingestor.ingest().first)
+        let checks = await world.engine(sources: [source]).doctor.run()
+        _ = try await world.node.control("clearFaults")
+        let error = failed.error ?? ""
+        #expect(!failed.ok && error.contains("apikey=<redacted>") && error.contains("Free API access"), "\(error)")
+        #expect(!error.contains(key))
+        #expect(!checks.map(\.detail).joined().contains(key))
+        let logged = world.logs.entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
+        #expect(logged.contains("apikey=<redacted>"), "the explorer's URLs are logged, the key replaced")
+        #expect(!logged.contains(key))
     }
 }
