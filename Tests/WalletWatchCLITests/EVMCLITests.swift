@@ -39,7 +39,9 @@ struct EVMCLITests {
         // token's decimals in the same batch as the tip) costs one HTTP request.
         _ = try await node.control("requestStats", ["reset": true])
         let again = try await cli.run("ingest", "--json")
-        #expect(again.stdout.contains(field("history_requests", "0")), "\(again.stdout)")
+        // "requests" counts JSON-RPC calls (CLI.md): eth_chainId, the token's decimals() and
+        // eth_blockNumber, the three in the one batch the node counts below.
+        #expect(again.stdout.contains(field("history_requests", "0")) && again.stdout.contains(field("requests", "3")), "\(again.stdout)")
         let stats = try await node.control("requestStats")
         #expect(stats["httpRequests"] as? Int == 1, "\(stats)")
         let listed = try await cli.run("tx", "list", "--json")
@@ -53,6 +55,14 @@ struct EVMCLITests {
         // Major units with every decimal of the currency, as fields of their own.
         #expect(csv.stdout.contains(",12.345678901234567891,"), "\(csv.stdout)")
         #expect(csv.stdout.contains(",1000000.000000000000000000,"), "\(csv.stdout)")
+
+        // A history that leaves a payment out: ingest says so in its JSON, with the amount.
+        let hidden = try await node.control("fund", ["to": holder, "value": "4242"])
+        _ = try await node.control("setFaults", ["omitTransactions": [(hidden["hash"] as? String ?? "")]])
+        let incomplete = try await cli.run("ingest", "--json")
+        _ = try await node.control("clearFaults")
+        #expect(incomplete.stdout.contains("\"warning\": \"history incomplete: ETH") && incomplete.stdout.contains("(4242 unexplained"),
+                "\(incomplete.stdout)")
     }
 
     @Test("run follows the tip: a payment mined after the daemon started reaches the views, confirmed once final")
