@@ -236,6 +236,42 @@ struct EVMChainEventsTests {
         #expect(try world.ledger("eth ETH").count == 2)
     }
 
+    @Test("the free tier's 3 calls a second: the refused calls are retried after a pause, every row stored")
+    func callsPerSecond() async throws {
+        let world = try await EVMWorld()
+        let first = try await world.account("persecond-a", wei: "1000")
+        let second = try await world.account("persecond-b", wei: "2000")
+        try await world.mine()
+        _ = try await world.node.control("setFaults", ["etherscanCallsPerSecond": 3])
+        // Two addresses: six explorer calls in a row, more than three within a second.
+        let report = try #require(try await world.engine(sources: [world.source(addresses: [first, second], history: .etherscan)]).ingestor.ingest().first)
+        let stats = try await world.node.control("requestStats")
+        _ = try await world.node.control("clearFaults")
+        #expect(report.ok && report.warnings.isEmpty, "\(report.error ?? "") \(report.warnings)")
+        #expect(try world.ledger("eth ETH").count == 2)
+        #expect(try world.balance("eth ETH")?.counted == 3000)
+        let explorerCalls = (stats["etherscan"] as? [String: Any] ?? [:]).values.compactMap { $0 as? Int }.reduce(0, +)
+        #expect(explorerCalls > 6, "some calls were refused and asked again: \(stats)")
+    }
+
+    @Test("an explorer a block behind the tip: the payment it does not know yet is pending in the balance, no warning, then stored")
+    func explorerLag() async throws {
+        let world = try await EVMWorld()
+        let (address, engine, _, _) = try await Self.ingested(world)
+        _ = try await world.node.control("setFaults", ["etherscanLagBlocks": 1])
+        let payment = try await world.node.control("fund", ["to": address, "value": "555"])
+        let behind = try #require(try await engine.ingestor.ingest().first)
+        #expect(behind.ok && behind.warnings.isEmpty, "\(behind.error ?? "") \(behind.warnings)")
+        #expect(!(try world.ledger("eth ETH").contains { $0.hasPrefix(payment.hash) }), "the explorer does not know it yet")
+        #expect(try world.balance("eth ETH")?.pending == 555)
+        _ = try await world.node.control("clearFaults")
+        try await world.mine()
+        let caughtUp = try #require(try await engine.ingestor.ingest().first)
+        #expect(caughtUp.ok && caughtUp.warnings.isEmpty, "\(caughtUp.warnings)")
+        #expect(try world.ledger("eth ETH").contains("\(payment.hash) 555 - confirmed"))
+        #expect(try world.balance("eth ETH")?.counted == 3_000_000_000_000_000_000 + 555)
+    }
+
     @Test("a history that leaves a transaction out is reported as incomplete, never absorbed")
     func incomplete() async throws {
         let world = try await EVMWorld()
