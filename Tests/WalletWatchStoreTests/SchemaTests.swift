@@ -28,6 +28,9 @@ struct SchemaTests {
         "saving_plans", "saving_plan_occurrences", "saving_plan_claims",
         // Electrum sources: raw transactions, block headers, each script's history.
         "chain_transactions", "block_headers", "script_histories",
+        // EVM sources: each address and asset's figures and synced block, the pending rows'
+        // blocks (for reorgs), the unwatched tokens seen (for doctor).
+        "evm_sync", "evm_pending", "evm_unlisted_tokens",
     ]
     /// Readers see assets and transactions through views that leave out unpublished passes.
     static let views: Set<String> = ["assets", "transactions"]
