@@ -117,6 +117,7 @@ struct EVMChainEventsTests {
         let engine = world.engine(sources: [source])
         let unknown = try #require(try await engine.ingestor.ingest().first)
         #expect(!unknown.ok && (unknown.error ?? "").contains("GOLDG is not a known currency"), "\(unknown.error ?? "")")
+        #expect(try !(unknown.error ?? "").contains("\n") && world.database.assetOverviews().isEmpty, "one line, nothing stored")
         _ = try engine.currencies.add(code: "GOLDG", decimals: 3, coingeckoID: nil, name: "a gram of gold")
         let report = try #require(try await engine.ingestor.ingest().first)
         #expect(report.ok, "\(report.error ?? "")")
@@ -134,7 +135,8 @@ struct EVMChainEventsTests {
                                   history: .none)
         let report = try #require(try await world.engine(sources: [source]).ingestor.ingest().first)
         #expect(!report.ok && (report.error ?? "").contains("has 18 decimals, but USDC has 6"), "\(report.error ?? "")")
-        #expect(try world.database.assetOverviews().isEmpty, "nothing stored")
+        #expect(!(report.error ?? "").contains("\n"), "one line")
+        #expect(try world.database.assetOverviews().isEmpty && world.database.transactions().isEmpty, "nothing stored")
     }
 
     /// Runs a pass with `faults` set, expects it to fail with a line containing `expected`, and
