@@ -68,8 +68,9 @@ public struct HTTPRequest: Sendable {
     /// Overrides the client's maximum number of redirects; 0 returns a 3xx as the response
     /// (a webhook follows none).
     public var maxRedirects: Int?
-    /// How logs show the request's URL, when not as it is (secrets always left out): an
-    /// explorer's path names a wallet's address or script, which a log must not.
+    /// How logs and errors show the request's URL, when not as it is (secrets always left
+    /// out): an explorer's path names a wallet's address or script, and a JSON-RPC provider's
+    /// path may hold its key (as Infura and Alchemy put it), which neither may show.
     public var loggedURL: String?
 
     /// The URL as a log line shows it.

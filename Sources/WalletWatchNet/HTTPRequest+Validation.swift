@@ -26,7 +26,7 @@ extension HTTPRequest {
 
     /// A NetError about this request.
     func netError(_ kind: NetError.Kind, _ detail: String) -> NetError {
-        NetError(kind: kind, method: method.rawValue, url: url, detail: detail)
+        NetError(kind: kind, method: method.rawValue, url: loggedURL ?? url, detail: detail)
     }
 
     /// What a request stopped by its task's cancellation throws.

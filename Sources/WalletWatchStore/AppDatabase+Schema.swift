@@ -257,6 +257,10 @@ extension AppDatabase {
         migrator.registerMigration("v11-exact-amounts") { db in
             for statement in Schema.version11 { try db.execute(sql: statement) }
         }
+        // What an evm source's next pass starts from (Schema.version12 says what).
+        migrator.registerMigration("v12-evm") { db in
+            for statement in Schema.version12 { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

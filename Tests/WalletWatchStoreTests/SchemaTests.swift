@@ -29,6 +29,9 @@ struct SchemaTests {
         // Electrum sources: raw transactions, block headers, each script's history, each
         // confirmed transaction's proof.
         "chain_transactions", "block_headers", "script_histories", "transaction_proofs",
+        // EVM sources: each address and asset's figures and synced block, the pending rows'
+        // blocks (for reorgs), the unwatched tokens seen (for doctor).
+        "evm_sync", "evm_pending", "evm_unlisted_tokens",
     ]
     /// Readers see assets and transactions through views that leave out unpublished passes.
     static let views: Set<String> = ["assets", "transactions"]

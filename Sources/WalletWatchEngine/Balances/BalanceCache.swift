@@ -58,8 +58,9 @@ public struct BalanceCache: Sendable {
             let onchain = storedOnchain[source.name]
             let needsArk = source.kind == .barkd
             let needsOnchain = source.watchesAddresses || source.onchainAsset != nil
-            let stored = [needsArk ? ark?.lastUpdated : nil, needsOnchain ? onchain?.lastUpdated : nil]
-            let complete = (!needsArk || ark != nil) && (!needsOnchain || onchain != nil)
+            let perAsset = source.kind == .evm ? try database.assetBalancesUpdated(source: source.name) : nil
+            let stored = [needsArk ? ark?.lastUpdated : nil, needsOnchain ? onchain?.lastUpdated : nil, perAsset]
+            let complete = (!needsArk || ark != nil) && (!needsOnchain || onchain != nil) && (source.kind != .evm || perAsset != nil)
             let oldest = stored.compactMap { $0 }.min()
             let fresh = complete && oldest.map { now.seconds(since: $0) < Int64(config.balanceCacheSeconds) } == true
             if fresh && !refresh {
@@ -111,6 +112,13 @@ public struct BalanceCache: Sendable {
                 }
             }
             try database.saveBalances(source: source.name, ark: nil, onchain: (source.asset ?? source.name, .addresses, balance), now: now)
+        case .evm:
+            let sync = try clients.evm(source, registry: try database.currencyRegistry())
+            let names = Ingestor.assetNames(source, watch: sync.watch)
+            let balances = try await sync.balances().map { figure in
+                (asset: names[figure.asset]!, currency: sync.watch.currency(of: figure.asset), counted: figure.counted, pending: figure.pending)
+            }
+            try database.saveAssetBalances(source: source.name, balances: balances, now: now)
         }
     }
 

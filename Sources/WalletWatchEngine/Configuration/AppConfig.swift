@@ -42,7 +42,7 @@ public struct AppConfig: Sendable, Equatable {
 
 /// One polled endpoint.
 public struct SourceConfig: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable { case barkd, esplora, electrum }
+    public enum Kind: String, Sendable, CaseIterable { case barkd, esplora, electrum, evm }
 
     /// Unique; part of Ark txids (`ark:<name>:<id>`), so it must not be renamed.
     public var name: String
@@ -78,6 +78,8 @@ public struct SourceConfig: Sendable, Equatable {
     /// The source's own proxy (SPEC.md section 22): nil follows `[http] proxy`, `""` connects
     /// directly, anything else is that proxy's URL.
     public var proxy: String?
+    /// evm: the chain, addresses, tokens and history (SPEC.md section 26); nil for other kinds.
+    public var evm: EVMSourceConfig?
 
     /// Whether the source watches on-chain addresses (an Esplora explorer or an Electrum server).
     public var watchesAddresses: Bool { kind == .esplora || kind == .electrum }

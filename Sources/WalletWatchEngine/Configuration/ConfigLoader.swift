@@ -142,11 +142,21 @@ public enum ConfigLoader {
         }
         let kindText = try reader.string("kind") ?? ""
         guard let kind = SourceConfig.Kind(rawValue: kindText) else {
-            let accepted = "use \"barkd\", \"esplora\" or \"electrum\""
+            let accepted = "use \"barkd\", \"esplora\", \"electrum\" or \"evm\""
             throw reader.error("kind", kindText.isEmpty ? "is missing; \(accepted)" : "'\(kindText)' is not accepted; \(accepted)")
         }
         let network = try self.network(&reader, kind: kind)
-        guard var url = try reader.string("url") else {
+        var urlSecret: SecretReference? = nil
+        if kind == .evm {
+            let urlFile = try reader.string("url_file")
+            let urlEnv = try reader.string("url_env")
+            if urlFile != nil && urlEnv != nil { throw reader.error("url_file", "and url_env are both set; use one of them") }
+            urlSecret = urlFile.map { .file(absolute($0, relativeTo: folder)) } ?? urlEnv.map { .environment($0) }
+            if urlSecret != nil, try reader.string("url") != nil {
+                throw reader.error("url", "and \(urlFile != nil ? "url_file" : "url_env") are both set; use one of them")
+            }
+        }
+        guard var url = try reader.string("url") ?? (urlSecret != nil ? "http://127.0.0.1/" : nil) else {
             throw reader.error("url", kind == .electrum ? "is missing; give the server as ssl://HOST:PORT or tcp://HOST:PORT"
                                                         : "is missing; give the base URL, e.g. http://127.0.0.1:3000")
         }
@@ -156,11 +166,18 @@ public enum ConfigLoader {
             guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
                   parsed.host != nil
             else {
-                throw reader.error("url", "'\(url)' is not accepted; use an http:// or https:// URL")
+                throw reader.error("url", "'\(URLRedaction.redact(url))' is not accepted; use an http:// or https:// URL")
             }
         }
-        let interval = try reader.int("interval_seconds", in: 1...86_400) ?? Self.defaultInterval(kind)
+        var evm: EVMSourceConfig? = nil
+        if kind == .evm {
+            evm = try self.evm(&reader, name: name, folder: folder)
+            evm?.urlSecret = urlSecret
+        }
+        let defaultInterval = evm.map { config in EVMChain.allCases.first { $0.chainID == config.chainID }?.defaultInterval ?? 2 } ?? Self.defaultInterval(kind)
+        let interval = try reader.int("interval_seconds", in: 1...86_400) ?? defaultInterval
         var source = SourceConfig(name: name, kind: kind, url: url, network: network, intervalSeconds: interval)
+        source.evm = evm
         source.proxy = try reader.proxy()
         switch kind {
         case .barkd:
@@ -176,6 +193,8 @@ public enum ConfigLoader {
             source.asset = try reader.assetName("asset") ?? name
             try walletAddresses(&reader, into: &source)
             if kind == .electrum { source.certificateSHA256 = try certificatePin(&reader, url: url) }
+        case .evm:
+            source.asset = source.evm?.nativeAsset
         }
         try reader.rejectUnknownKeys()
         return source
@@ -188,12 +207,13 @@ public enum ConfigLoader {
         case .barkd: 60
         case .esplora: 600
         case .electrum: 3600
+        case .evm: 12
         }
     }
 
     /// `network` of an on-chain source (default bitcoin); barkd sources have none.
     private static func network(_ reader: inout TableReader, kind: SourceConfig.Kind) throws -> Network {
-        guard kind != .barkd else { return .bitcoin }
+        guard kind != .barkd, kind != .evm else { return .bitcoin }
         let networkText = try reader.string("network") ?? Network.bitcoin.rawValue
         guard let network = Network(rawValue: networkText) else {
             throw reader.error("network", "'\(networkText)' is not accepted; use \(Network.allCases.map { "\"\($0)\"" }.joined(separator: ", "))")
@@ -208,7 +228,7 @@ public enum ConfigLoader {
         }
         let url = try reader.string("url")
         if let url, URL(string: url)?.scheme.map({ ["http", "https"].contains($0.lowercased()) }) != true {
-            throw reader.error("url", "'\(url)' is not accepted; use an http:// or https:// URL")
+            throw reader.error("url", "'\(URLRedaction.redact(url))' is not accepted; use an http:// or https:// URL")
         }
         let coingeckoURL = try reader.string("coingecko_url")
         if let coingeckoURL, URL(string: coingeckoURL)?.scheme.map({ ["http", "https"].contains($0.lowercased()) }) != true {
@@ -315,6 +335,16 @@ struct TableReader {
         case .double: return String(value.double!)
         default: throw error(key, "must be a number in quotes, like \"65000.00\"")
         }
+    }
+
+    /// The value of `key` as it is, marked used (a key of several accepted types).
+    mutating func rawValue(_ key: String) -> (any TOMLValueConvertible)? { value(key) }
+
+    /// The elements of an array (empty when absent).
+    mutating func array(_ key: String) throws -> [any TOMLValueConvertible] {
+        guard let value = value(key) else { return [] }
+        guard let array = value.array else { throw error(key, "must be a list, like [\"USDC\", { contract = \"0x...\", currency = \"CODE\" }]") }
+        return Array(array)
     }
 
     mutating func strings(_ key: String) throws -> [String]? {

@@ -124,7 +124,9 @@ public struct Scheduler: Service {
             if report.ok, report.counts.new + report.counts.updated > 0 { await plans.fire() }
             failures = report.ok ? 0 : failures + 1
             let factor = Self.backoffFactor(failures: failures)
-            let delay = Self.jittered(.seconds(source.intervalSeconds * factor))
+            // An evm source's interval is the chain's block time: its jitter only shortens it, so
+            // that a payment shows within a block and a second (SPEC.md section 26).
+            let delay = Self.jittered(.seconds(source.intervalSeconds * factor), upward: source.kind != .evm || failures > 0)
             if !report.ok {
                 engine.logger.notice("source failed; next attempt later", metadata: [
                     "source": "\(source.name)", "failures": "\(failures)", "next_in_s": "\(delay.components.seconds)",
@@ -241,8 +243,8 @@ public struct Scheduler: Service {
     }
 
     /// `duration` within plus or minus 10%, so that sources do not all fire at once.
-    static func jittered(_ duration: Duration) -> Duration {
+    static func jittered(_ duration: Duration, upward: Bool = true) -> Duration {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return .milliseconds(Int64(seconds * 1000 * Double.random(in: 0.9...1.1)))
+        return .milliseconds(Int64(seconds * 1000 * Double.random(in: upward ? 0.9...1.1 : 0.9...1.0)))
     }
 }

@@ -19,6 +19,9 @@ public struct IngestReport: Sendable {
     public let requests: Int?
     /// Electrum: the writes the pass waited an answer for.
     public let roundTrips: Int?
+    /// evm: the part of `requests` that asked for history (explorer requests, or `ots_` and
+    /// `eth_getLogs` calls).
+    public var historyRequests: Int? = nil
 }
 
 /// One pass over the configured sources into the store (SPEC.md section 5).
@@ -86,6 +89,7 @@ public struct Ingestor: Sendable {
             case .barkd: try await ingestBarkd(source, full: full, startedAt: startedAt)
             case .esplora: try await ingestEsplora(source, full: full, startedAt: startedAt)
             case .electrum: try await ingestElectrum(source, full: full, startedAt: startedAt)
+            case .evm: try await ingestEVM(source, full: full, startedAt: startedAt)
             }
             let duration = ContinuousClock.now - started
             for warning in result.warnings { logger.warning("\(warning)") }
@@ -94,7 +98,8 @@ public struct Ingestor: Sendable {
                 "auto_allocated": "\(result.counts.autoAllocated)", "duration_ms": "\(duration.milliseconds)",
             ])
             return IngestReport(source: source.name, ok: true, counts: result.counts, error: nil, duration: duration,
-                                warnings: result.warnings, requests: result.requests, roundTrips: result.roundTrips)
+                                warnings: result.warnings, requests: result.requests, roundTrips: result.roundTrips,
+                                historyRequests: result.historyRequests)
         } catch {
             // Cancelled (the daemon is stopping): not a failure of the source, nothing recorded.
             if Task.isCancelled {
@@ -276,7 +281,7 @@ public struct Ingestor: Sendable {
     /// Claims `source` for a pass, waiting while a pass of another process holds it (at most
     /// ``claimPatience``: a pass holds its source while it compares and writes, never while it
     /// downloads).
-    private func claim(_ source: String, now: Instant) async throws -> LedgerPass {
+    func claim(_ source: String, now: Instant) async throws -> LedgerPass {
         let deadline = ContinuousClock.now + claimPatience
         var waiting = false
         while true {
@@ -295,7 +300,7 @@ public struct Ingestor: Sendable {
     }
 
     /// Gives up a pass that failed; what it staged never becomes visible.
-    private func giveUp(_ pass: consuming LedgerPass, source: String) async {
+    func giveUp(_ pass: consuming LedgerPass, source: String) async {
         do {
             try await pass.abandon()
         } catch {
@@ -318,6 +323,7 @@ struct PassResult: Sendable {
     let warnings: [String]
     let requests: Int?
     let roundTrips: Int?
+    var historyRequests: Int? = nil
 }
 
 /// Everything a barkd daemon reports besides its history.

@@ -14,12 +14,16 @@ public struct SourceClients: Sendable {
     let secretFiles: SecretFileWarnings
     /// The daemon's open Electrum sessions, which passes share.
     let sessions: ElectrumSessions
+    /// The evm sources whose chain this process has checked.
+    let evmSessions: EVMSessions
 
-    init(http: any HTTPClient, config: HTTPConfig, secretFiles: SecretFileWarnings, sessions: ElectrumSessions = ElectrumSessions()) {
+    init(http: any HTTPClient, config: HTTPConfig, secretFiles: SecretFileWarnings, sessions: ElectrumSessions = ElectrumSessions(),
+         evmSessions: EVMSessions = EVMSessions()) {
         self.http = http
         self.config = config
         self.secretFiles = secretFiles
         self.sessions = sessions
+        self.evmSessions = evmSessions
     }
 
     /// How connections to `source` leave the machine.

@@ -81,6 +81,8 @@ extension Doctor {
             }
         case .electrum:
             return await electrumCheck(source)
+        case .evm:
+            return await evmCheck(source)
         }
     }
 

@@ -2,7 +2,8 @@ import WalletWatchCore
 import WalletWatchEngine
 
 /// The JSON shape of `walletwatch ingest` (CLI.md): an electrum source's entry also has
-/// `round_trips`, the writes its pass waited an answer for.
+/// `round_trips`, the writes its pass waited an answer for; an evm source's `history_requests`
+/// and, when its rows do not add up to its balance, `warning`.
 public enum IngestDocument {
     public static func json(_ reports: [IngestReport]) -> JSONValue {
         .object([
@@ -20,6 +21,12 @@ public enum IngestDocument {
                     .init("requests", .int(report.requests.map(Int64.init))),
                 ]
                 if let roundTrips = report.roundTrips { members.append(.init("round_trips", .int(Int64(roundTrips)))) }
+                if let historyRequests = report.historyRequests {
+                    members.append(.init("history_requests", .int(Int64(historyRequests))))
+                    // An evm pass whose confirmed rows do not add up to the balance says so.
+                    let incomplete = report.warnings.filter { $0.hasPrefix("history incomplete") }
+                    if !incomplete.isEmpty { members.append(.init("warning", .string(incomplete.joined(separator: "; ")))) }
+                }
                 return .object(members)
             }),
         ])
