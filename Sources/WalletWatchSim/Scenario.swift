@@ -25,6 +25,8 @@ import Foundation
 ///     "payments": [{"address": "bc1q...", "value": 50000, "block_height": 869995}, {"address": "bc1q...", "value": 7000}]
 ///   },
 ///   "bitcoin": {"network": "regtest", "rpc_user": "walletwatch", "rpc_password": "walletwatch"},
+///   "evm": {"chain_id": 1, "accounts": [{"name": "alice"}], "tokens": [{"symbol": "USDC", "decimals": 6}],
+///           "transactions": [{"type": "mint", "token": "USDC", "to": "alice", "amount": 5000000}]},
 ///   "prices": {"USD": 65000.00, "EUR": 60000.00}
 /// }
 /// ```
@@ -36,6 +38,7 @@ import Foundation
 /// and `generated` histories, cannot be real: Esplora serves them, the Electrum and Core faces do
 /// not. With a `bitcoin` section (``BitcoinScenario``) the chain is built as real blocks from the
 /// regtest genesis block, with a small tip (default 200), and the Electrum and Core faces serve it.
+/// An `evm` section (``EVMScenario``) adds an EVM chain, served by the EVM face.
 public struct Scenario: Sendable, Codable {
     /// The simulator's clock starts here and runs in real time; nil = the wall clock.
     public var now: SimTime?
@@ -54,12 +57,16 @@ public struct Scenario: Sendable, Codable {
     /// When set, the chain is real blocks from the genesis block, also served by the Electrum and
     /// Core faces.
     public var bitcoin: BitcoinScenario?
+    /// When set, an EVM chain served by the EVM face (JSON-RPC, Otterscan, Etherscan and
+    /// Blockscout APIs; see ``EVMScenario``).
+    public var evm: EVMScenario?
 
     /// A scenario; every part defaults to empty (prices: ``PriceTable/defaultPrices``), the tip to
     /// 870,000 (200 with `bitcoin`).
     public init(
         now: SimTime? = nil, tipHeight: Int? = nil, longPollSeconds: Double = 25, wallets: [WalletScenario] = [],
-        esplora: EsploraScenario = EsploraScenario(), prices: PriceTable = PriceTable(), bitcoin: BitcoinScenario? = nil
+        esplora: EsploraScenario = EsploraScenario(), prices: PriceTable = PriceTable(), bitcoin: BitcoinScenario? = nil,
+        evm: EVMScenario? = nil
     ) {
         self.now = now
         self.tipHeight = tipHeight ?? (bitcoin == nil ? 870_000 : BitcoinScenario.defaultTipHeight)
@@ -68,6 +75,7 @@ public struct Scenario: Sendable, Codable {
         self.esplora = esplora
         self.prices = prices
         self.bitcoin = bitcoin
+        self.evm = evm
     }
 
     /// The instant generated data is anchored to: `now`, else 2026-11-21T12:00:00Z, so that
@@ -104,7 +112,7 @@ public struct Scenario: Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case now, wallets, esplora, prices, bitcoin
+        case now, wallets, esplora, prices, bitcoin, evm
         case tipHeight = "tip_height", longPollSeconds = "long_poll_seconds"
     }
 
@@ -117,7 +125,8 @@ public struct Scenario: Sendable, Codable {
             wallets: try c.decodeIfPresent([WalletScenario].self, forKey: .wallets) ?? [],
             esplora: try c.decodeIfPresent(EsploraScenario.self, forKey: .esplora) ?? EsploraScenario(),
             prices: try c.decodeIfPresent(PriceTable.self, forKey: .prices) ?? PriceTable(),
-            bitcoin: try c.decodeIfPresent(BitcoinScenario.self, forKey: .bitcoin))
+            bitcoin: try c.decodeIfPresent(BitcoinScenario.self, forKey: .bitcoin),
+            evm: try c.decodeIfPresent(EVMScenario.self, forKey: .evm))
     }
 }
 

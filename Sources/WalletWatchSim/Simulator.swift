@@ -4,8 +4,9 @@ import ServiceLifecycle
 
 /// A running simulator of the APIs walletwatch polls, on one loopback port:
 /// barkd wallets under `/barkd/<wallet>`, Esplora under `/esplora`, CoinGecko under
-/// `/coingecko/api/v3`, mempool.space prices under `/mempool/api`, and the control API under
-/// `/control` (see ``ControlRoutes``). A scenario with a `bitcoin` section (a real chain) is also
+/// `/coingecko/api/v3`, mempool.space prices under `/mempool/api`, an EVM chain (a scenario's
+/// `evm` section) as JSON-RPC under `/evm` and as explorer APIs under `/etherscan/v2/api` and
+/// `/blockscout/api`, and the control API under `/control` (see ``ControlRoutes``). A scenario with a `bitcoin` section (a real chain) is also
 /// served by an Electrum server on two more ports (TCP and TLS, see ``endpoints``) and by a
 /// Bitcoin Core JSON-RPC face under `/bitcoind/`, which a real ElectrumX can index.
 ///
@@ -112,6 +113,7 @@ public final class Simulator: Sendable {
         EsploraRoutes(state: state).register(on: router)
         PriceRoutes(state: state).register(on: router)
         PriceHistoryRoutes(state: state).register(on: router)
+        EVMRoutes(state: state).register(on: router)
         return router
     }
 

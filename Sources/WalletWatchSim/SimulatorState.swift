@@ -17,6 +17,9 @@ actor SimulatorState {
     /// The Electrum face's faults and request log (see `SimulatorState+Electrum.swift`).
     var electrumFaults = FaultList<ElectrumFault>()
     var electrumLog: [ElectrumRequestRecord] = []
+    /// The EVM chain and its face's faults and request log (see `SimulatorState+EVM.swift`); nil
+    /// without an `evm` section.
+    var evm: EVMFace?
     /// Where a real chain's faces listen, once they do.
     private(set) var endpoints: BitcoinEndpoints?
     /// Requests to the simulated APIs being answered right now.
@@ -66,6 +69,7 @@ actor SimulatorState {
         for payment in scenario.esplora.payments {
             try chain.pay([EsploraTxIO(address: payment.address, value: payment.value)], height: payment.blockHeight, fee: payment.fee)
         }
+        evm = try scenario.evm.map { try EVMFace(scenario: $0, referenceTime: scenario.referenceTime) }
     }
 
     var now: SimTime { clock.now() }

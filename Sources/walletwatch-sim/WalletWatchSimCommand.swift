@@ -8,11 +8,16 @@ import WalletWatchSim
 struct WalletWatchSimCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "walletwatch-sim",
-        abstract: "Simulates barkd, Esplora, Electrum, Bitcoin Core RPC and price APIs, for walletwatch's tests and demos.",
+        abstract: "Simulates barkd, Esplora, Electrum, Bitcoin Core RPC, an EVM chain and price APIs, for walletwatch's tests and demos.",
         discussion: """
             Prints one line, `walletwatch-sim listening on http://HOST:PORT`, then serves until \
             SIGINT or SIGTERM. APIs: /barkd/<wallet>/api/v1/..., /esplora/..., \
             /coingecko/api/v3/simple/price, /mempool/api/v1/prices; tests steer it through /control/....
+
+            A scenario with an `evm` section is an EVM chain served as Ethereum JSON-RPC (with \
+            Otterscan's ots_ namespace) at POST /evm, as Etherscan's API V2 at \
+            /etherscan/v2/api and as Blockscout's API at /blockscout/api; /control/evm/... \
+            sends transactions, mines, reorgs and injects faults.
 
             A scenario with a `bitcoin` section ({"network": "regtest"}) is a real chain of blocks \
             from the regtest genesis block, also served by an Electrum server (newline-delimited \

@@ -36,6 +36,17 @@ import Hummingbird
 /// | GET | /control/electrum | | a real chain's endpoints: `electrum_tcp`, `electrum_tls`, their ports, `certificate_sha256`, `certificate_path`, `key_path`, `core_rpc` (with credentials), `network`, `genesis_hash`, `http`; 404 without a `bitcoin` section |
 /// | GET, POST, DELETE | /control/electrum/faults | ElectrumFault (POST) | list, add (201), clear all |
 /// | GET, DELETE | /control/electrum/requests | | the Electrum face's calls (`connection`, `transport`, `write`, `batch`, `method`, `params`, `id`, `time`, `fault`), oldest first; reset |
+/// | GET | /control/evm | | the EVM chain: `chain_id`, `native`, `tip_height`, `tip_hash`, `safe`, `finalized`, their depths, `block_time`, `latest_timestamp`, `faucet`, `accounts` (name, address, latest balance), `tokens` (symbol, name, decimals, address, `created_in`), `contracts`, `mempool`; 404 without an `evm` section |
+/// | POST | /control/evm/accounts | `{"name", "address": optional}` | names an account (no balance: fund it with a transfer); 201 + `{"name", "address"}` |
+/// | POST | /control/evm/tokens | `{"symbol", "name", "decimals", "address", "minter"}` | declares a token without code: a `create` transaction deploys it; 201 + `{"name", "address"}` |
+/// | POST | /control/evm/contracts | `{"name", "address"}` | declares a forwarding contract without code, as for tokens |
+/// | POST | /control/evm/transactions | EVMTransactionSpec (`type` transfer, token_transfer, mint, internal or create; `fail`, `gas_used`, `mine`...) | signs it (nonce, fees) and mines it at once in a block of its own, or with `"mine": false` leaves it in the mempool; 201 + `{"hash", "from", "to", "nonce", "block_number", "block_hash", "status", "gas_used", "effective_gas_price", "fee", "contract_address"}`; 409 when the sender cannot pay |
+/// | GET | /control/evm/transactions/{hash} | | the same answer for a mined or waiting transaction |
+/// | POST | /control/evm/mine | `{"blocks": N, "timestamp": unix}` (both optional) | mines N blocks (default 1), the first taking the mempool; `timestamp` sets the first one's time; `{"tip_height", "mined", "transactions", "dropped"}` |
+/// | POST | /control/evm/reorg | `{"depth": N, "blocks": M, "drop": [hashes], "force": bool}` | replaces the last N blocks with M (default N) new ones, their transactions (except `drop`ped ones and those after a dropped one of the same sender) mined again in the first; refused below the finalized block unless `force`; `{"fork_block", "replaced": {height: old hash}, "mined", "dropped", "pending", "tip"}` |
+/// | PUT | /control/evm/finality | `{"finality_depth": N, "safe_depth": M}` | how far below the tip `finalized` and `safe` are; the summary |
+/// | GET, POST, DELETE | /control/evm/faults | EVMFault (POST) | list, add (201), clear all |
+/// | GET, DELETE | /control/evm/requests | | the EVM face's calls (`face`, `request`, `batch`, `method`, `params`, `time`, `faults`), oldest first; reset |
 /// | PUT | /control/prices | `{"USD": 65000.12, ..., "coins": {"ethereum": {"USD": 3000, ...}}}` (bitcoin's prices, other coins by CoinGecko id; without `coins`, the default coins) | replaces the table (PATCH changes only what it names) |
 /// | GET, POST, DELETE | /control/faults | Fault (POST) | list, add (201), clear all |
 /// | GET, DELETE | /control/requests | | the request log, oldest first; reset |
@@ -107,6 +118,7 @@ struct ControlRoutes {
         control.get("chain") { _, _ in try Self.reply(await state.chainSummary()) }
         registerChain(on: control.group("chain"))
         registerElectrum(on: control)
+        registerEVM(on: control)
     }
 
     private func registerWallets(on wallet: RouterGroup<SimRequestContext>) {

@@ -33,6 +33,24 @@ struct FaultList<Fault: ScopedFault>: Sendable {
     /// The first fault that matches `target`, counting it as served.
     mutating func take(for target: String) -> Fault.Kind? {
         guard let index = faults.firstIndex(where: { $0.matches(target) }) else { return nil }
+        return serve(at: index)
+    }
+
+    /// Every fault that matches `target` and whose kind `applies` to it, in the order added, each
+    /// counted as served (for faces where several faults change one answer together).
+    mutating func takeAll(for target: String, where applies: (Fault.Kind) -> Bool) -> [Fault.Kind] {
+        var kinds: [Fault.Kind] = []
+        var index = 0
+        while index < faults.count {
+            let before = faults.count
+            if faults[index].matches(target), applies(faults[index].kind) { kinds.append(serve(at: index)) }
+            if faults.count == before { index += 1 }
+        }
+        return kinds
+    }
+
+    /// The kind of the fault at `index`, counting one more served (removed after its last).
+    private mutating func serve(at index: Int) -> Fault.Kind {
         let kind = faults[index].kind
         if let times = faults[index].times {
             if times <= 1 { faults.remove(at: index) } else { faults[index].times = times - 1 }
