@@ -75,6 +75,9 @@ struct SchemaUpgradeTests {
         // From v6 on, the demo's Esplora source is an HD wallet, whose listed addresses are kept
         // in derived_addresses; the earlier fixtures carry esplora_synced_addresses' rows.
         if before.rows["derived_addresses"]?.isEmpty == false { emptyAtRest.insert("esplora_synced_addresses") }
+        // v11 added asset_balances for sources that report one balance per asset; the first
+        // such source (evm) came with v12, so a v11 database has no writer of that table.
+        if applied.last == "v11-exact-amounts" { emptyAtRest.insert("asset_balances") }
         for (table, rows) in before.rows where !emptyAtRest.contains(table) {
             #expect(!rows.isEmpty, "\(fixture): \(table) is empty")
         }
