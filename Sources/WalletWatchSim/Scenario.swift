@@ -54,13 +54,18 @@ public struct Scenario: Sendable, Codable {
     /// When set, the chain is real blocks from the genesis block, also served by the Electrum and
     /// Core faces.
     public var bitcoin: BitcoinScenario?
+    /// What the Fulmine and arkd faces serve at start (``ArkadeScenario``); nil: a Bitcoin
+    /// server with no VTXOs, wallets made on first use.
+    public var arkade: ArkadeScenario?
 
     /// A scenario; every part defaults to empty (prices: ``PriceTable/defaultPrices``), the tip to
     /// 870,000 (200 with `bitcoin`).
     public init(
         now: SimTime? = nil, tipHeight: Int? = nil, longPollSeconds: Double = 25, wallets: [WalletScenario] = [],
-        esplora: EsploraScenario = EsploraScenario(), prices: PriceTable = PriceTable(), bitcoin: BitcoinScenario? = nil
+        esplora: EsploraScenario = EsploraScenario(), prices: PriceTable = PriceTable(), bitcoin: BitcoinScenario? = nil,
+        arkade: ArkadeScenario? = nil
     ) {
+        self.arkade = arkade
         self.now = now
         self.tipHeight = tipHeight ?? (bitcoin == nil ? 870_000 : BitcoinScenario.defaultTipHeight)
         self.longPollSeconds = longPollSeconds
@@ -104,7 +109,7 @@ public struct Scenario: Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case now, wallets, esplora, prices, bitcoin
+        case now, wallets, esplora, prices, bitcoin, arkade
         case tipHeight = "tip_height", longPollSeconds = "long_poll_seconds"
     }
 
@@ -117,7 +122,8 @@ public struct Scenario: Sendable, Codable {
             wallets: try c.decodeIfPresent([WalletScenario].self, forKey: .wallets) ?? [],
             esplora: try c.decodeIfPresent(EsploraScenario.self, forKey: .esplora) ?? EsploraScenario(),
             prices: try c.decodeIfPresent(PriceTable.self, forKey: .prices) ?? PriceTable(),
-            bitcoin: try c.decodeIfPresent(BitcoinScenario.self, forKey: .bitcoin))
+            bitcoin: try c.decodeIfPresent(BitcoinScenario.self, forKey: .bitcoin),
+            arkade: try c.decodeIfPresent(ArkadeScenario.self, forKey: .arkade))
     }
 }
 

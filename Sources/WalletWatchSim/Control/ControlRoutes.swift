@@ -39,6 +39,7 @@ import Hummingbird
 /// | PUT | /control/prices | `{"USD": 65000.12, ...}` | replaces the table (PATCH merges) |
 /// | GET, POST, DELETE | /control/faults | Fault (POST) | list, add (201), clear all |
 /// | GET, DELETE | /control/requests | | the request log, oldest first; reset |
+/// | | /control/arkade/... | | the Fulmine and arkd faces: see ``ArkadeControlRoutes`` |
 ///
 /// PUT endpoints also accept POST.
 struct ControlRoutes {
@@ -54,6 +55,7 @@ struct ControlRoutes {
 
     func register(on router: Router<SimRequestContext>) {
         let control = router.group("control").add(middleware: ControlErrorMiddleware())
+        ArkadeControlRoutes(state: state).register(on: control)
         control.get("state") { _, _ in
             try Self.reply(StateSummary(
                 chainTip: await state.chainTip, now: state.clock.now(), prices: await state.prices,
