@@ -86,6 +86,8 @@ public struct Ingestor: Sendable {
             case .barkd: try await ingestBarkd(source, full: full, startedAt: startedAt)
             case .esplora: try await ingestEsplora(source, full: full, startedAt: startedAt)
             case .electrum: try await ingestElectrum(source, full: full, startedAt: startedAt)
+            case .fulmine: try await ingestFulmine(source, startedAt: startedAt)
+            case .arkd: try await ingestArkd(source, startedAt: startedAt)
             }
             let duration = ContinuousClock.now - started
             for warning in result.warnings { logger.warning("\(warning)") }
@@ -262,7 +264,7 @@ public struct Ingestor: Sendable {
     /// Claims `source` for a pass, waiting while a pass of another process holds it (at most
     /// ``claimPatience``: a pass holds its source while it compares and writes, never while it
     /// downloads).
-    private func claim(_ source: String, now: Instant) async throws -> LedgerPass {
+    func claim(_ source: String, now: Instant) async throws -> LedgerPass {
         let deadline = ContinuousClock.now + claimPatience
         var waiting = false
         while true {
@@ -281,7 +283,7 @@ public struct Ingestor: Sendable {
     }
 
     /// Gives up a pass that failed; what it staged never becomes visible.
-    private func giveUp(_ pass: consuming LedgerPass, source: String) async {
+    func giveUp(_ pass: consuming LedgerPass, source: String) async {
         do {
             try await pass.abandon()
         } catch {
