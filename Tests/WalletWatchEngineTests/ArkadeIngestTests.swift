@@ -1,10 +1,13 @@
 import Foundation
+import Logging
 import Testing
 import TestSupport
 import WalletWatchBitcoin
 import WalletWatchCore
 import WalletWatchEngine
+import WalletWatchNet
 import WalletWatchSim
+import WalletWatchSources
 import WalletWatchStore
 
 /// Arkade's two faces ingested from the simulator over real HTTP (SPEC.md section 27): a
@@ -183,5 +186,49 @@ import WalletWatchStore
         let warning = Doctor.unauthenticatedWarning(source)
         #expect((warning != nil) == warned, "\(url): \(warning ?? "none")")
         if let warning { #expect(warning.contains("no authentication") && warning.hasPrefix("warning: ")) }
+    }
+}
+
+/// The streams' own faults, through the clients the daemon's watcher uses: a stream that ends
+/// is an error of one line (the watcher logs it and opens another), and what was stored before
+/// stays as it was (only passes store).
+@Suite struct ArkadeStreamFaultTests {
+    static func http() -> CurlHTTPClient {
+        CurlHTTPClient(configuration: HTTPClientConfiguration(connectTimeout: .seconds(10), timeout: .seconds(30), retries: 0,
+                                                              userAgent: "walletwatch-test"),
+                       logger: Logger(label: "test"))
+    }
+
+    @Test func aStreamThatEndsIsAOneLineErrorAndNothingStoredChanges() async throws {
+        let world = try await SimulatedWorld(scenario: ArkadeIngestTests.scenario())
+        let watched = await world.simulator.arkadeAddress(ofKey: ArkadeIngestTests.key)
+        try await world.simulator.arkadeReceive(address: watched, amount: 50_000)
+        let engine = world.engine(sources: try ArkadeIngestTests.sources(world, watched: watched))
+        #expect(try await engine.ingestor.ingest().allSatisfy(\.ok))
+        let before = try ArkadeIngestTests.stored(world)
+        #expect(!before.isEmpty)
+
+        let arkd = ArkdClient(source: "ark-watch", baseURL: world.simulator.arkdURL, http: Self.http())
+        let id = try await arkd.subscribe(scripts: [try ArkAddress(watched).vtxoScriptHex])
+        await world.simulator.setArkadeFault(ArkadeFault(.streamEnds, times: 2))
+        // A stream still open when the timeout passes fails with curl's timeout instead: the
+        // exact line below is the stream's end.
+        let ended = try await #require(throws: SourceError.self) { try await arkd.followSubscription(id, timeout: .seconds(20)) { _ in } }
+        #expect(ended.description == "source 'ark-watch': GET \(world.simulator.arkdURL)/v1/indexer/script/subscription/\(id): the subscription stream ended")
+        let fulmine = FulmineClient(source: "arkade", baseURL: world.simulator.fulmineURL("arkade"), http: Self.http())
+        let closed = try await #require(throws: SourceError.self) { try await fulmine.followNotifications(timeout: .seconds(20)) { _ in } }
+        #expect(closed.description == "source 'arkade': GET \(world.simulator.fulmineURL("arkade"))/v1/notifications: the notification stream ended")
+        #expect(!ended.description.contains("\n") && !closed.description.contains("\n"))
+        #expect(await world.simulator.arkadeStreamCount() == 0, "both streams were ended by the fault")
+        #expect(try ArkadeIngestTests.stored(world) == before, "a stream that ends changed what was stored")
+    }
+
+    @Test func aSubscriptionTheServerDoesNotKnowIsRefused() async throws {
+        // The client asks for server-sent events (without them arkd answers 501); a server
+        // that has lost the subscription answers with a Status, shown in the one line.
+        let world = try await SimulatedWorld(scenario: ArkadeIngestTests.scenario())
+        let arkd = ArkdClient(source: "ark-watch", baseURL: world.simulator.arkdURL, http: Self.http())
+        let missing = try await #require(throws: SourceError.self) { try await arkd.followSubscription("nope", timeout: .seconds(20)) { _ in } }
+        #expect(missing.description.contains("HTTP 404") && missing.description.contains("subscription nope not found"), "\(missing)")
     }
 }
