@@ -36,14 +36,26 @@ struct ArkadeWatcher: Sendable {
                 try await follow(wakeup: wakeup)
             } catch {
                 guard !stopping() else { break }
-                failures = ContinuousClock.now - opened < steadyAfter ? failures + 1 : 1
-                let pause = min(60, 1 << min(failures - 1, 6))
+                failures = Self.failures(after: failures, lasted: ContinuousClock.now - opened, steadyAfter: steadyAfter)
+                let pause = Self.pause(failures: failures)
                 logger.warning("notification stream lost; reopening", metadata: [
                     "source": "\(source.name)", "error": "\((error as? any Classified)?.description ?? "\(error)")", "retry_in_s": "\(pause)",
                 ])
                 try? await Task.sleep(for: .seconds(pause))
             }
         }
+    }
+
+    /// The count of failures in a row once a stream that was open for `lasted` is lost: one
+    /// more, or 1 again after a stream that stayed up `steadyAfter`.
+    static func failures(after previous: Int, lasted: Duration, steadyAfter: Duration) -> Int {
+        lasted < steadyAfter ? previous + 1 : 1
+    }
+
+    /// Seconds to wait before opening a stream again after `failures` losses in a row: 1, 2,
+    /// 4... up to 60 (a server that is down is not asked more than once a minute).
+    static func pause(failures: Int) -> Int {
+        min(60, 1 << min(max(failures, 1) - 1, 6))
     }
 
     /// Subscribes, wakes a pass, then follows the stream until it ends (always with an error).
