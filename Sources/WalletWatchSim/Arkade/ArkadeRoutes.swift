@@ -128,7 +128,9 @@ struct ArkadeRoutes {
         guard let size = Int(sizeText), size > 0 else { throw Self.status(.badRequest, 3, "page size must be greater than 0") }
         let index = max(1, Int(query["page.index"] ?? "1") ?? 1)
         let total = max(1, (all.count + size - 1) / size)
-        let shown = await state.takeArkadeFault(.pageRepeats) && index > 1 ? index - 1 : index
+        // The fault is served (and counted) on a page after the first, the one it can repeat.
+        let repeats = index > 1 ? await state.takeArkadeFault(.pageRepeats) : false
+        let shown = repeats ? index - 1 : index
         let slice = Array(all.dropFirst((shown - 1) * size).prefix(size))
         return try context.json(IndexerVtxosWire(
             vtxos: try await wires(slice, indexer: true), page: .init(current: index, next: min(index + 1, total), total: total)))
