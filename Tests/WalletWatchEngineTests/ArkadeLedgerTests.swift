@@ -54,4 +54,21 @@ import WalletWatchStore
             #expect(try world.database.arkBalances()["ark-watch"]?.balance.counted == 7_000)
         }
     }
+
+    /// `doctor` asks both faces what an ingest asks first; Fulmine on loopback draws no warning,
+    /// and a wallet the gateway does not know fails the check in one line.
+    @Test func doctorChecksBothFaces() async throws {
+        let world = try await SimulatedWorld(scenario: ArkadeIngestTests.scenario())
+        let watched = try await ArkadeIngestTests.watchedAddress(world)
+        var sources = try ArkadeIngestTests.sources(world, watched: watched)
+        sources.append(SourceConfig(name: "gone", kind: .fulmine, url: world.simulator.fulmineURL("nobody"), asset: "Gone", intervalSeconds: 60))
+        let checks = await world.engine(sources: sources).doctor.run()
+        let fulmine = try #require(checks.first { $0.name == "source arkade" })
+        #expect(fulmine.ok && fulmine.detail.contains("answers like Fulmine") && fulmine.detail.contains("120000 sat"), "\(fulmine.detail)")
+        #expect(!fulmine.detail.contains("warning"), "loopback: \(fulmine.detail)")
+        let arkd = try #require(checks.first { $0.name == "source ark-watch" })
+        #expect(arkd.ok && arkd.detail.contains("answers like an Ark server's indexer: network bitcoin"), "\(arkd.detail)")
+        let gone = try #require(checks.first { $0.name == "source gone" })
+        #expect(!gone.ok && gone.detail.contains("404") && !gone.detail.contains("\n"), "\(gone.detail)")
+    }
 }

@@ -90,8 +90,10 @@ extension Doctor {
                 if let warning = Self.unauthenticatedWarning(source) { detail += "; \(warning)" }
                 return DoctorCheck(name: name, ok: true, detail: detail)
             } catch {
+                // The warning is about the url, not the answer: it holds when the check fails too.
+                let warning = Self.unauthenticatedWarning(source).map { "; \($0)" } ?? ""
                 return DoctorCheck(name: name, ok: false, detail: Self.diagnose(error, api: "Fulmine's REST API", hasToken: false,
-                                                                               urlHint: "the gateway's address with /api, e.g. http://127.0.0.1:7001/api"))
+                                                                               urlHint: "the gateway's address with /api, e.g. http://127.0.0.1:7001/api") + warning)
             }
         case .arkd:
             let client = clients.arkd(source)
