@@ -119,4 +119,28 @@ struct ArkadeCLITests {
         daemon.send(SIGTERM)
         #expect(await daemon.exitStatus(within: .seconds(15)) == 0, "\(daemon.stderr)")
     }
+
+    @Test("the demo's Arkade sources (Config/demo-arkade.toml) ingest the demo scenario's Arkade coins without a warning")
+    func demoConfig() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let simulator = try await Simulator.start(scenario: try Scenario.load(from: root.appendingPathComponent("Config/demo-scenario.json").path))
+        defer { Task { await simulator.stop() } }
+        let folder = TemporaryDirectory("walletwatch-arkade-demo")
+        let template = try String(contentsOf: root.appendingPathComponent("Config/demo-arkade.toml"), encoding: .utf8)
+        folder.write("walletwatch.toml", template.replacingOccurrences(of: "{{SIM}}", with: simulator.baseURL) + """
+
+            [rates]
+            provider = "static"
+            currencies = ["USD"]
+            [rates.static]
+            "BTC/USD" = "60000"
+            """)
+        let ingest = try await CLIRunner(folder: folder).run("ingest")
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        #expect(!ingest.stderr.contains("warning"), "\(ingest.stderr)")
+        let database = folder.file("walletwatch.sqlite")
+        #expect(try await sqlite(database, "SELECT count(*) FROM transactions WHERE txid LIKE 'fulmine:arkade:%'") == "2")
+        #expect(try await sqlite(database, "SELECT count(*) FROM transactions WHERE txid LIKE 'arkd:ark-watch:%'") == "2")
+        #expect(try await sqlite(database, "SELECT count(*) FROM vtxos") == "4")
+    }
 }
