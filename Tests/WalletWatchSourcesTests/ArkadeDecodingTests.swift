@@ -122,6 +122,17 @@ import WalletWatchCore
         #expect(ArkadeMapping.balance(of: [swept, unrolled]).counted == 9_000)
     }
 
+    /// The POST bodies walletwatch writes read back as the same strings through Foundation's
+    /// parser, whatever they hold (a character beyond the BMP needs a surrogate pair).
+    @Test func requestBodiesAreValidJSON() throws {
+        let texts = ["tark1qqellv", "quote \" backslash \\ tab \t nul \u{0}", "café", "emoji 😀 𝄞", ""]
+        let body = JSONText.object(["addresses": .strings(texts), "id": .string("x😀")])
+        #expect(body.allSatisfy { $0 < 0x80 }, "ASCII only")
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+        #expect(parsed["addresses"] as? [String] == texts)
+        #expect(parsed["id"] as? String == "x😀")
+    }
+
     // MARK: streams
 
     final class Events: @unchecked Sendable {

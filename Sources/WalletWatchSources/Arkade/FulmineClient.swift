@@ -68,14 +68,16 @@ enum JSONText {
         return Array(("{" + members.joined(separator: ",") + "}").utf8)
     }
 
-    /// `text` as a JSON string (addresses, scripts and ids are ASCII; anything else is escaped).
+    /// `text` as a JSON string (addresses, scripts and ids are ASCII; anything else is escaped,
+    /// a character beyond the BMP as its UTF-16 surrogate pair, as JSON requires).
     static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value > 0x7e: result += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20 || scalar.value > 0x7e:
+                for unit in String(scalar).utf16 { result += String(format: "\\u%04x", unit) }
             default: result.unicodeScalars.append(scalar)
             }
         }
