@@ -48,14 +48,17 @@ public enum Bech32 {
 
     /// Decodes a Bech32 or Bech32m string, telling which checksum it carries.
     ///
-    /// Errors carry 1-based character positions: the first character of the string is 1.
-    public static func decode(_ string: String) throws(Bech32Error) -> Bech32String {
+    /// `maximumLength` is BIP173's 90 characters unless a format built on the encoding allows
+    /// longer strings (an Ark address carries 65 bytes, about 114 characters; nil: no limit, as
+    /// btcd's `DecodeNoLimit` that arkd reads them with). Errors carry 1-based character
+    /// positions: the first character of the string is 1.
+    public static func decode(_ string: String, maximumLength: Int? = Bech32.maximumLength) throws(Bech32Error) -> Bech32String {
         let bytes = Array(string.utf8)
         if let index = bytes.firstIndex(where: { $0 < 33 || $0 > 126 }) {
             // Count characters rather than bytes so that a multi-byte character reports its own place.
             throw Bech32Error(.characterOutOfRange, position: characterPosition(in: string, utf8Offset: index))
         }
-        if bytes.count > maximumLength {
+        if let maximumLength, bytes.count > maximumLength {
             throw Bech32Error(.tooLong(bytes.count))
         }
         if let position = mixedCasePosition(bytes) {

@@ -60,14 +60,19 @@ public struct Scenario: Sendable, Codable {
     /// When set, an EVM chain served by the EVM face (JSON-RPC, Otterscan, Etherscan and
     /// Blockscout APIs; see ``EVMScenario``).
     public var evm: EVMScenario?
+    /// What the Fulmine and arkd faces serve at start (``ArkadeScenario``); nil: a Bitcoin
+    /// server with no VTXOs, wallets made on first use.
+    public var arkade: ArkadeScenario?
 
     /// A scenario; every part defaults to empty (prices: ``PriceTable/defaultPrices``), the tip to
     /// 870,000 (200 with `bitcoin`).
     public init(
         now: SimTime? = nil, tipHeight: Int? = nil, longPollSeconds: Double = 25, wallets: [WalletScenario] = [],
         esplora: EsploraScenario = EsploraScenario(), prices: PriceTable = PriceTable(), bitcoin: BitcoinScenario? = nil,
-        evm: EVMScenario? = nil
+        evm: EVMScenario? = nil,
+        arkade: ArkadeScenario? = nil
     ) {
+        self.arkade = arkade
         self.now = now
         self.tipHeight = tipHeight ?? (bitcoin == nil ? 870_000 : BitcoinScenario.defaultTipHeight)
         self.longPollSeconds = longPollSeconds
@@ -112,7 +117,7 @@ public struct Scenario: Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case now, wallets, esplora, prices, bitcoin, evm
+        case now, wallets, esplora, prices, bitcoin, evm, arkade
         case tipHeight = "tip_height", longPollSeconds = "long_poll_seconds"
     }
 
@@ -126,7 +131,8 @@ public struct Scenario: Sendable, Codable {
             esplora: try c.decodeIfPresent(EsploraScenario.self, forKey: .esplora) ?? EsploraScenario(),
             prices: try c.decodeIfPresent(PriceTable.self, forKey: .prices) ?? PriceTable(),
             bitcoin: try c.decodeIfPresent(BitcoinScenario.self, forKey: .bitcoin),
-            evm: try c.decodeIfPresent(EVMScenario.self, forKey: .evm))
+            evm: try c.decodeIfPresent(EVMScenario.self, forKey: .evm),
+            arkade: try c.decodeIfPresent(ArkadeScenario.self, forKey: .arkade))
     }
 }
 

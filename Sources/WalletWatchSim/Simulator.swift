@@ -114,6 +114,7 @@ public final class Simulator: Sendable {
         PriceRoutes(state: state).register(on: router)
         PriceHistoryRoutes(state: state).register(on: router)
         EVMRoutes(state: state).register(on: router)
+        ArkadeRoutes(state: state).register(on: router)
         return router
     }
 
@@ -156,6 +157,12 @@ public final class Simulator: Sendable {
 
     /// The mempool.space base URL (`.../mempool/api`), followed by `/v1/prices` or `/v1/historical-price`.
     public var mempoolURL: String { baseURL + "/mempool/api" }
+
+    /// A Fulmine wallet's REST base URL, as a fulmine source's `url`: `http://...:PORT/fulmine/<wallet>/api`.
+    public func fulmineURL(_ wallet: String) -> String { baseURL + "/fulmine/" + wallet + "/api" }
+
+    /// The Ark server's (arkd's) base URL, as an arkd source's `url`: `http://...:PORT/arkd`.
+    public var arkdURL: String { baseURL + "/arkd" }
 
     /// The control API's base URL (`.../control`).
     public var controlURL: String { baseURL + "/control" }

@@ -28,6 +28,11 @@ actor SimulatorState {
     var nextWaiterID = 0
     /// The Electrum connections waiting for chain changes, by id.
     var chainWatchers: [Int: AsyncStream<Void>.Continuation] = [:]
+    /// The Arkade faces' server, wallets and faults (see `SimulatorState+Arkade.swift`).
+    var arkade: ArkadeWorld
+    /// The Arkade streams open now, by id.
+    var arkadeStreams: [Int: ArkadeStreamSink] = [:]
+    var nextArkadeStream = 0
     /// Set by ``Simulator/stop()``: long polls and slow faults end at once.
     private(set) var isStopping = false
 
@@ -47,6 +52,7 @@ actor SimulatorState {
         referenceTime = scenario.referenceTime
         bitcoin = scenario.bitcoin
         prices = scenario.prices
+        arkade = try ArkadeWorld(scenario: scenario.arkade, now: scenario.now ?? scenario.referenceTime)
         chain = try SimulatedChain(
             network: try scenario.bitcoin?.chainNetwork() ?? .bitcoin, isReal: scenario.bitcoin != nil, tip: scenario.tipHeight,
             chainTime: ChainTime(anchorHeight: scenario.tipHeight, anchorTime: scenario.referenceTime))
@@ -140,6 +146,7 @@ actor SimulatorState {
         let watchers = chainWatchers.values
         chainWatchers.removeAll()
         for watcher in watchers { watcher.finish() }
+        finishArkadeStreams()
     }
 
     private func untilStopping() async {

@@ -31,5 +31,11 @@ public struct SourceError: Classified, Equatable {
     }
 
     public var description: String { "source '\(source)': \(request): \(problem)" }
+
+    /// The same failure of a request made with `method` rather than GET.
+    func with(method: String) -> SourceError {
+        guard request.hasPrefix("GET ") else { return self }
+        return SourceError(source: source, request: method + request.dropFirst(3), problem: problem, cause: cause)
+    }
     public var kind: ErrorKind { .runtime }
 }

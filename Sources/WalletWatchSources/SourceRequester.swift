@@ -48,12 +48,30 @@ struct SourceRequester: Sendable {
         return response.body
     }
 
-    /// Streams the body of `path` into `consumer`.
-    func stream(_ path: String, maxResponseBytes: Int, into consumer: any HTTPBodyConsumer) async throws {
+    /// POSTs a JSON `body` to `path` and decodes a 2xx answer with `decode` (Arkade's
+    /// subscriptions are made by POST).
+    func post<T>(_ path: String, json body: [UInt8], decode: (inout JSONReader) throws -> T) async throws -> T {
+        let response: HTTPResponse
+        do {
+            response = try await http.send(HTTPRequest(
+                method: .post, url: url(path), headers: [HTTPHeader("Accept", "application/json"), HTTPHeader("Content-Type", "application/json")],
+                bearerToken: token, body: body, route: route))
+        } catch let error as NetError {
+            throw failure(path, error.detail, cause: .transport(error.kind), method: "POST")
+        }
+        guard response.isSuccess else { throw statusFailure(path, response.head, body: response.body).with(method: "POST") }
+        return try decoded(path) { try JSONReader.read(response.body, decode) }
+    }
+
+    /// Streams the body of `path` into `consumer`. `accept` is the media type asked for (a
+    /// server-sent event stream needs `text/event-stream`); `timeout` overrides the client's
+    /// whole-request timeout (a stream that stays open).
+    func stream(_ path: String, maxResponseBytes: Int, accept: String = "application/json", timeout: Duration? = nil,
+                into consumer: any HTTPBodyConsumer) async throws {
         let head: HTTPResponseHead
         do {
-            var request = HTTPRequest(url: url(path), headers: [HTTPHeader("Accept", "application/json")], bearerToken: token,
-                                      maxResponseBytes: maxResponseBytes, route: route)
+            var request = HTTPRequest(url: url(path), headers: [HTTPHeader("Accept", accept)], bearerToken: token,
+                                      timeout: timeout, maxResponseBytes: maxResponseBytes, route: route)
             request.loggedURL = loggedURL(path)
             head = try await http.stream(request, into: consumer)
         } catch let error as NetError {
@@ -75,8 +93,8 @@ struct SourceRequester: Sendable {
         }
     }
 
-    func failure(_ path: String, _ problem: String, cause: SourceError.Cause = .answer) -> SourceError {
-        SourceError(source: source, request: describe(path), problem: redacted(problem), cause: cause)
+    func failure(_ path: String, _ problem: String, cause: SourceError.Cause = .answer, method: String = "GET") -> SourceError {
+        SourceError(source: source, request: "\(method) \(URLRedaction.redact(url(path)))", problem: redacted(problem), cause: cause)
     }
 
     /// An HTTP error status, with the server's own message when it sent one.

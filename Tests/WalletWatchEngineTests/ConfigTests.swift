@@ -102,7 +102,7 @@ struct ConfigTests {
         ("balance_cache_seconds = -1", "balance_cache_seconds", "accepted: 0 to"),
         ("time_zone = \"Mars/Olympus\"", "time_zone", "IANA"),
         ("colour = \"red\"", "colour", "not a known key"),
-        ("[[sources]]\nname = \"a\"\nkind = \"bark\"\nurl = \"http://x\"", "sources[1].kind", "\"barkd\", \"esplora\", \"electrum\" or \"evm\""),
+        ("[[sources]]\nname = \"a\"\nkind = \"bark\"\nurl = \"http://x\"", "sources[1].kind", "\"barkd\", \"esplora\", \"electrum\", \"evm\", \"fulmine\" or \"arkd\""),
         ("[[sources]]\nname = \"n\"\nkind = \"electrum\"\nurl = \"https://node:50002\"\naddresses = [\"bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4\"]",
          "sources[1].url", "ssl://HOST:PORT"),
         ("[[sources]]\nname = \"n\"\nkind = \"electrum\"\nurl = \"ssl://node\"\nnetwork = \"regtest\"\naddresses = [\"bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080\"]",

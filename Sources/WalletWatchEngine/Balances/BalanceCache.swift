@@ -56,7 +56,7 @@ public struct BalanceCache: Sendable {
         for source in config.sources {
             let ark = storedArk[source.name]
             let onchain = storedOnchain[source.name]
-            let needsArk = source.kind == .barkd
+            let needsArk = source.kind == .barkd || source.kind == .fulmine || source.kind == .arkd
             let needsOnchain = source.watchesAddresses || source.onchainAsset != nil
             let perAsset = source.kind == .evm ? try database.assetBalancesUpdated(source: source.name) : nil
             let stored = [needsArk ? ark?.lastUpdated : nil, needsOnchain ? onchain?.lastUpdated : nil, perAsset]
@@ -97,6 +97,15 @@ public struct BalanceCache: Sendable {
             try database.saveBalances(
                 source: source.name, ark: (source.arkAsset ?? source.name, arkBalance),
                 onchain: onchainBalance.map { (source.onchainAsset!, .onchain, $0) }, now: now)
+        case .fulmine:
+            let client = clients.fulmine(source)
+            async let amount = client.balance()
+            async let history = client.transactions()
+            let balance = try await ArkadeMapping.balance(amount: amount, history: history)
+            try database.saveBalances(source: source.name, ark: (source.asset ?? source.name, balance), onchain: nil, now: now)
+        case .arkd:
+            let vtxos = try await clients.arkd(source).vtxos(scripts: source.arkScripts)
+            try database.saveBalances(source: source.name, ark: (source.asset ?? source.name, ArkadeMapping.balance(of: vtxos)), onchain: nil, now: now)
         case .esplora, .electrum:
             let balance: OnchainBalance
             if source.kind == .esplora && source.wallet == nil {

@@ -42,7 +42,7 @@ public struct AppConfig: Sendable, Equatable {
 
 /// One polled endpoint.
 public struct SourceConfig: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable { case barkd, esplora, electrum, evm }
+    public enum Kind: String, Sendable, CaseIterable { case barkd, esplora, electrum, evm, fulmine, arkd }
 
     /// Unique; part of Ark txids (`ark:<name>:<id>`), so it must not be renamed.
     public var name: String
@@ -55,11 +55,14 @@ public struct SourceConfig: Sendable, Equatable {
     public var arkAsset: String?
     /// barkd: the asset fed by the daemon's on-chain wallet; nil when not tracked.
     public var onchainAsset: String?
-    /// esplora, electrum: the asset fed by the watched addresses.
+    /// esplora, electrum, fulmine, arkd: the asset fed by the watched addresses or wallet.
     public var asset: String?
-    /// esplora, electrum: the watched addresses (checked against `network`, segwit ones in lowercase).
+    /// esplora, electrum: the watched addresses (checked against `network`, segwit ones in
+    /// lowercase); arkd: the watched Ark addresses, as written.
     public var addresses: [String]
-    /// esplora, electrum: the network whose addresses (and keys) the source watches.
+    /// arkd: the VTXO scripts of `addresses` (hex `5120` + taproot key), in the same order.
+    public var arkScripts: [String] = []
+    /// esplora, electrum, arkd: the network whose addresses (and keys) the source watches.
     public var network: Network
     /// esplora, electrum: the HD wallet of `descriptors` and/or `xpub` (SPEC.md section 15), nil
     /// for a source of fixed addresses only. With `addresses` it is one wallet, one asset.

@@ -142,7 +142,7 @@ public enum ConfigLoader {
         }
         let kindText = try reader.string("kind") ?? ""
         guard let kind = SourceConfig.Kind(rawValue: kindText) else {
-            let accepted = "use \"barkd\", \"esplora\", \"electrum\" or \"evm\""
+            let accepted = "use \"barkd\", \"esplora\", \"electrum\", \"evm\", \"fulmine\" or \"arkd\""
             throw reader.error("kind", kindText.isEmpty ? "is missing; \(accepted)" : "'\(kindText)' is not accepted; \(accepted)")
         }
         let network = try self.network(&reader, kind: kind)
@@ -195,6 +195,11 @@ public enum ConfigLoader {
             if kind == .electrum { source.certificateSHA256 = try certificatePin(&reader, url: url) }
         case .evm:
             source.asset = source.evm?.nativeAsset
+        case .fulmine:
+            source.asset = try reader.assetName("asset") ?? name
+        case .arkd:
+            source.asset = try reader.assetName("asset") ?? name
+            try arkAddresses(&reader, into: &source)
         }
         try reader.rejectUnknownKeys()
         return source
@@ -204,16 +209,19 @@ public enum ConfigLoader {
     /// electrum source is pushed its changes, so its interval is only a safety net.
     static func defaultInterval(_ kind: SourceConfig.Kind) -> Int {
         switch kind {
-        case .barkd: 60
+        case .barkd, .fulmine: 60
         case .esplora: 600
         case .electrum: 3600
         case .evm: 12
+        // Pushed its changes by the subscription stream: the interval is a safety net.
+        case .arkd: 600
         }
     }
 
-    /// `network` of an on-chain source (default bitcoin); barkd sources have none.
+    /// `network` of an on-chain or arkd source (default bitcoin); barkd and fulmine sources
+    /// have none (the daemon knows its network).
     private static func network(_ reader: inout TableReader, kind: SourceConfig.Kind) throws -> Network {
-        guard kind != .barkd, kind != .evm else { return .bitcoin }
+        guard kind != .barkd, kind != .evm, kind != .fulmine else { return .bitcoin }
         let networkText = try reader.string("network") ?? Network.bitcoin.rawValue
         guard let network = Network(rawValue: networkText) else {
             throw reader.error("network", "'\(networkText)' is not accepted; use \(Network.allCases.map { "\"\($0)\"" }.joined(separator: ", "))")

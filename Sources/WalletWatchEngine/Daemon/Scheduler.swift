@@ -7,7 +7,8 @@ import WalletWatchSources
 /// backing off after failures (2, 4, then 8 intervals; back to 1 after a success); barkd's
 /// long poll wakes its source at once when a movement is created or updated, and an Electrum
 /// server's notifications wake theirs (``ElectrumWatcher``, one subscribed session per
-/// electrum source, which the source's passes share); rates refreshed
+/// electrum source, which the source's passes share), and Arkade's streams wake fulmine and
+/// arkd sources (``ArkadeWatcher``); rates refreshed
 /// on their own interval; the daily price history backfilled at start and topped up on each
 /// new UTC day (a failure is logged and retried later, never fatal); backups made on
 /// `[backup] every_hours` (``BackupSchedule``); saving plans brought up to date every minute
@@ -71,6 +72,10 @@ public struct Scheduler: Service {
                     group.addTask { await ingestLoop(source, wakeup: wakeup, plans: planWakeup) }
                     if source.kind == .barkd {
                         group.addTask { await cancelWhenGracefulShutdown { await notificationLoop(source, wakeup: wakeup) } }
+                    }
+                    if source.kind == .fulmine || source.kind == .arkd {
+                        let watcher = ArkadeWatcher(source: source, clients: engine.clients, logger: engine.logger)
+                        group.addTask { await cancelWhenGracefulShutdown { await watcher.run(wakeup: wakeup, stopping: { Self.isStopping }) } }
                     }
                     if source.kind == .electrum {
                         let watcher = ElectrumWatcher(source: source, clients: engine.clients, logger: engine.logger)

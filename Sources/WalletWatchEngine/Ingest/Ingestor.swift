@@ -90,6 +90,8 @@ public struct Ingestor: Sendable {
             case .esplora: try await ingestEsplora(source, full: full, startedAt: startedAt)
             case .electrum: try await ingestElectrum(source, full: full, startedAt: startedAt)
             case .evm: try await ingestEVM(source, full: full, startedAt: startedAt)
+            case .fulmine: try await ingestFulmine(source, startedAt: startedAt)
+            case .arkd: try await ingestArkd(source, startedAt: startedAt)
             }
             let duration = ContinuousClock.now - started
             for warning in result.warnings { logger.warning("\(warning)") }

@@ -44,6 +44,16 @@ public struct SourceClients: Sendable {
         EsploraClient(source: source.name, baseURL: source.url, http: http, route: route(source))
     }
 
+    /// A client for a fulmine source (its API has no authentication).
+    func fulmine(_ source: SourceConfig) -> FulmineClient {
+        FulmineClient(source: source.name, baseURL: source.url, http: http, route: route(source))
+    }
+
+    /// A client for an arkd source's indexer.
+    func arkd(_ source: SourceConfig) -> ArkdClient {
+        ArkdClient(source: source.name, baseURL: source.url, http: http, route: route(source))
+    }
+
     /// What opens sessions to an electrum source's server.
     func electrum(_ source: SourceConfig) -> ElectrumConnector {
         ElectrumConnector(

@@ -83,7 +83,44 @@ extension Doctor {
             return await electrumCheck(source)
         case .evm:
             return await evmCheck(source)
+        case .fulmine:
+            let client = clients.fulmine(source)
+            do {
+                let amount = try await client.balance()
+                let info = try await client.info()
+                var detail = "\(URLRedaction.redact(source.url)) answers like Fulmine: \(info.addressPrefix == "ark" ? "bitcoin" : "a test network") ('\(info.addressPrefix)1' addresses), \(amount) sat"
+                if let warning = Self.unauthenticatedWarning(source) { detail += "; \(warning)" }
+                return DoctorCheck(name: name, ok: true, detail: detail)
+            } catch {
+                // The warning is about the url, not the answer: it holds when the check fails too.
+                let warning = Self.unauthenticatedWarning(source).map { "; \($0)" } ?? ""
+                return DoctorCheck(name: name, ok: false, detail: Self.diagnose(error, api: "Fulmine's REST API", hasToken: false,
+                                                                               urlHint: "the gateway's address with /api, e.g. http://127.0.0.1:7001/api") + warning)
+            }
+        case .arkd:
+            let client = clients.arkd(source)
+            do {
+                let info = try await client.info()
+                let first = try await client.vtxos(scripts: Array(source.arkScripts.prefix(1)))
+                var detail = "\(URLRedaction.redact(source.url)) answers like an Ark server's indexer: network \(info.network); \(source.addresses.first.map { "\($0.prefix(14))…" } ?? "") has \(first.count) VTXO(s)"
+                if info.addressPrefix != ArkAddress.hrp(for: source.network) {
+                    return DoctorCheck(name: name, ok: false, detail: detail + "; but the server's addresses start '\(info.addressPrefix)1' and the source watches \(source.network) ones: check url and network")
+                }
+                if let warning = Ingestor.signerWarnings(source, server: info).first { detail += "; warning: \(warning)" }
+                return DoctorCheck(name: name, ok: true, detail: detail)
+            } catch {
+                return DoctorCheck(name: name, ok: false, detail: Self.diagnose(error, api: "an Ark server's indexer", hasToken: false,
+                                                                               urlHint: "the server's address, e.g. http://127.0.0.1:7070"))
+            }
         }
+    }
+
+    /// Fulmine's REST API has no authentication (its README says so): whoever reaches it can
+    /// spend the wallet. A url off loopback means others on the way may reach it too.
+    public static func unauthenticatedWarning(_ source: SourceConfig) -> String? {
+        let host = source.host
+        guard !(ListenAddress("\(host):0")?.isLoopback ?? false) else { return nil }
+        return "warning: Fulmine's API has no authentication and \(host.isEmpty ? "this url" : host) is not on loopback: anyone who reaches it can spend this wallet; keep Fulmine on 127.0.0.1 (an SSH tunnel, or a proxy that authenticates) and watch it there"
     }
 
     /// An Electrum server: reachable, its certificate accepted (pinned, or verified), the

@@ -50,6 +50,7 @@ import Hummingbird
 /// | PUT | /control/prices | `{"USD": 65000.12, ..., "coins": {"ethereum": {"USD": 3000, ...}}}` (bitcoin's prices, other coins by CoinGecko id; without `coins`, the default coins) | replaces the table (PATCH changes only what it names) |
 /// | GET, POST, DELETE | /control/faults | Fault (POST) | list, add (201), clear all |
 /// | GET, DELETE | /control/requests | | the request log, oldest first; reset |
+/// | | /control/arkade/... | | the Fulmine and arkd faces: see ``ArkadeControlRoutes`` |
 ///
 /// PUT endpoints also accept POST.
 struct ControlRoutes {
@@ -65,6 +66,7 @@ struct ControlRoutes {
 
     func register(on router: Router<SimRequestContext>) {
         let control = router.group("control").add(middleware: ControlErrorMiddleware())
+        ArkadeControlRoutes(state: state).register(on: control)
         control.get("state") { _, _ in
             try Self.reply(StateSummary(
                 chainTip: await state.chainTip, now: state.clock.now(), prices: await state.prices,
