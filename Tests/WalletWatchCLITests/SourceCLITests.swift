@@ -27,6 +27,10 @@ struct SourceCLITests {
                     hdWallets: [
                         // One account through Electrum and as a descriptor (BIP84's test account).
                         HDWalletScenario(name: "w", xpub: VectorKeys.bip84Zpub, receive: [0, 1, 2, 5], change: [0, 1], seed: 5),
+                        // Its regtest twin on the real chain the Electrum face serves (an Electrum
+                        // source checks that the server follows its network).
+                        HDWalletScenario(name: "node", descriptors: RegtestWallet.descriptors, network: "regtest",
+                                         receive: [0, 1, 2, 5], change: [0, 1], seed: 5),
                         // The same bare xpub used as two script types, as wallets that let a user
                         // switch types do: three transactions as wpkh, one as tr, none as the others.
                         HDWalletScenario(name: "bare-wpkh", descriptors: ["wpkh(\(SourceCLITests.bareXpub)/<0;1>/*)"], receive: [0, 3], change: [0], seed: 8),
@@ -156,20 +160,21 @@ struct SourceCLITests {
         let hex = fingerprint.replacingOccurrences(of: ":", with: "").lowercased()
         #expect(hex.count == 64)
         let refused = try await cli.run("source", "add", "node", "--kind", "electrum", "--url", world.simulator.electrumTLSURL,
-                                        "--xpub", VectorKeys.bip84Zpub)
+                                        "--network", "regtest", "--descriptor", RegtestWallet.descriptors[0], "--descriptor", RegtestWallet.descriptors[1])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("SHA-256 \(fingerprint)") && refused.stderr.contains("run the command again with --pin \(hex)"), "\(refused.stderr)")
         #expect(!refused.stderr.contains("[y/N]"), "nothing is asked without a terminal")
         #expect(try world.bytes() == before, "nothing written")
 
         let pinned = try await cli.run("source", "add", "node", "--kind", "electrum", "--url", world.simulator.electrumTLSURL,
-                                       "--xpub", VectorKeys.bip84Zpub, "--pin", fingerprint, "--json")
+                                       "--network", "regtest", "--descriptor", RegtestWallet.descriptors[0], "--descriptor", RegtestWallet.descriptors[1],
+                                       "--pin", fingerprint, "--json")
         #expect(pinned.status == 0, "\(pinned.stderr)")
         #expect(Self.ingestEntry(pinned, "node")?["new"] as? Int == 6)
         #expect(pinned.object?["certificate_sha256"] is NSNull, "given by flag, not trusted on first use")
         let detail = (pinned.object?["checks"] as? [[String: Any]])?.first?["detail"] as? String ?? ""
         #expect(detail.contains("answers as walletwatch-sim") && detail.contains("the pinned one"), "\(detail)")
-        #expect(String(decoding: try world.bytes(), as: UTF8.self).hasSuffix("xpub = \"\(VectorKeys.bip84Zpub)\"\ncertificate_sha256 = \"\(fingerprint)\"\n"))
+        #expect(String(decoding: try world.bytes(), as: UTF8.self).hasSuffix("\"\(RegtestWallet.descriptors[1])\"]\ncertificate_sha256 = \"\(fingerprint)\"\n"))
     }
 
     @Test("electrum on a terminal: the certificate's SHA-256 is shown and asked about; no writes nothing, yes pins it (trust on first use)")
@@ -179,7 +184,8 @@ struct SourceCLITests {
         let cli = world.cli()
         let before = try world.bytes()
         let fingerprint = try await Self.opensslFingerprint(world.simulator.certificatePath)
-        let arguments = ["source", "add", "node", "--kind", "electrum", "--url", world.simulator.electrumTLSURL, "--xpub", VectorKeys.bip84Zpub]
+        let arguments = ["source", "add", "node", "--kind", "electrum", "--url", world.simulator.electrumTLSURL, "--network", "regtest",
+                         "--descriptor", RegtestWallet.descriptors[0], "--descriptor", RegtestWallet.descriptors[1]]
 
         let declined = try TerminalProcess(cli.binary, arguments, environment: cli.environment, currentDirectory: cli.folder)
         #expect(await eventually(within: .seconds(60)) { declined.output.contains("[y/N]") }, "\(declined.output)")
