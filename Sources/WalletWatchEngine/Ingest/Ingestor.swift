@@ -124,7 +124,7 @@ public struct Ingestor: Sendable {
     /// A wallet source's failure without its addresses and scripts (``WalletRedaction``): it
     /// is logged, stored and sent in `source.failing`.
     func redacted(_ text: String, of source: SourceConfig) async -> String {
-        guard source.watchesAddresses else { return text }
+        guard source.watchesAddresses || source.kind == .evm || source.kind == .arkd else { return text }
         let stored = (try? await database.walletAddresses(source: source.name)) ?? []
         return WalletRedaction(source: source, stored: stored).redact(text)
     }

@@ -10,6 +10,8 @@ import WalletWatchSources
 /// 5 of 'Hardware wallet']"); any other address of the network (one a failed pass derived and
 /// never stored, or a server quoted) becomes "[an address]", and the hash after a
 /// `scripthash/` route "[a script]".
+/// An evm source's addresses and an arkd source's Ark addresses and VTXO scripts become their
+/// place in the config ("[listed address 2 of 'Ledger ETH']") the same way.
 /// Transaction ids stay: they say which payment, and a pass's errors need them.
 struct WalletRedaction {
     private var labels: [String: String] = [:]
@@ -20,12 +22,25 @@ struct WalletRedaction {
     /// The redaction of `source`'s wallet, whose stored addresses are `stored`.
     init(source: SourceConfig, stored: [WalletAddress]) {
         network = source.network
-        asset = DisplaySafety.escaped(source.asset ?? source.name)
+        asset = DisplaySafety.escaped(source.asset ?? source.evm?.nativeAsset ?? source.name)
+        if let evm = source.evm {
+            for (position, address) in evm.addresses.enumerated() { labels[address.lowercased] = listed(position) }
+            return
+        }
+        if source.kind == .arkd {
+            for (position, text) in source.addresses.enumerated() { labels[text.lowercased()] = listed(position) }
+            for (position, script) in source.arkScripts.enumerated() { labels[script.lowercased()] = listed(position) }
+            return
+        }
         for (position, text) in source.addresses.enumerated() {
             guard let address = try? Address(text, network: source.network) else { continue }
             add(WalletAddress(chain: .listed, index: position, script: Hex.encode(address.scriptPubKey), address: address.description))
         }
         for address in stored { add(address) }
+    }
+
+    private func listed(_ position: Int) -> String {
+        "[\(WalletAddress(chain: .listed, index: position, script: "", address: "").label) of '\(asset)']"
     }
 
     private mutating func add(_ address: WalletAddress) {
