@@ -23,6 +23,10 @@ public enum DisplaySafety {
     /// - parameter keepingLineBreaks: keep `\n` (and a `\r\n` pair) as they are, for text whose
     ///   line breaks are its own (a data file, a help text); a lone `\r` is still escaped.
     public static func escaped(_ text: String, keepingLineBreaks: Bool = false) -> String {
+        // Printable ASCII is safe: most text (a counterparty on every ingested movement) is
+        // only that, and its bytes are checked much faster than its scalars are decoded.
+        let printable = text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 &- 0x20 < 0x5F } }
+        if printable == true { return text }
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var result = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()

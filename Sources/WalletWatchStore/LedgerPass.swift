@@ -91,7 +91,7 @@ public struct LedgerPass: Sendable {
                try await isRepeat(observed, in: asset, assetID: state.id) {
                 continue
             }
-            state.pendingNotReported?.remove(observed.txid)
+            if state.pendingNotReported?.isEmpty == false { state.pendingNotReported?.remove(observed.txid) }
             guard let row else {
                 inserts.append(PendingInsert(asset: asset, observed: observed))
                 if state.announces { notices.append(TransactionNotice(asset: asset, event: .transactionNew, txid: observed.txid)) }
@@ -157,18 +157,24 @@ public struct LedgerPass: Sendable {
             try AppDatabase.ensureOwned(db, pass: pass, owner: owner)
             var outcome = StagingOutcome()
             var ids = assets.compactMapValues(\.id)
-            for asset in Set(inserts.map(\.asset)) where ids[asset] == nil {
+            for asset in assets.keys where ids[asset] == nil && inserts.contains(where: { $0.asset == asset }) {
                 ids[asset] = try assets[asset]!.create(db, source: source, now: now, pass: pass)
                 outcome.created[asset] = ids[asset]
             }
             let statements = LedgerStatements(db)
+            // A batch is nearly always one asset's: its id and Rule 1 flag are looked up when
+            // the asset changes, not hashed again for every row.
+            var current: (asset: PassAsset, id: Int64, tracksRule1: Bool)?
             for insert in inserts {
-                let assetID = ids[insert.asset]!
+                if current?.asset != insert.asset {
+                    current = (insert.asset, ids[insert.asset]!, assets[insert.asset]!.tracksRule1)
+                }
+                let (_, assetID, tracksRule1) = current!
                 guard try statements.insert(insert.observed, assetID: assetID, now: now, pass: pass) else {
                     try statements.ensureRepeatMatches(insert.observed, assetID: assetID, source: source)
                     continue
                 }
-                outcome.record(insert, assetID: assetID, tracksRule1: assets[insert.asset]!.tracksRule1, now: now)
+                outcome.record(insert, assetID: assetID, tracksRule1: tracksRule1, now: now)
             }
             for update in updates {
                 try statements.stageUpdate(update.change, assetID: ids[update.asset]!, pass: pass)

@@ -148,3 +148,109 @@ struct JSONArrayStreamerTests {
 }
 
 import Foundation
+
+/// The readers skip over the plain bytes of a string eight at a time (``JSONStringScan``):
+/// every position of a quote, an escape or a control character within and across those
+/// eight-byte words, and every chunk boundary, must read as Foundation's own JSON parser
+/// reads the same document.
+@Suite("Strings read a word at a time")
+struct JSONStringScanTests {
+    /// Strings of 0 to 40 characters with `special` at each position.
+    static func strings(with special: String) -> [String] {
+        (0...40).flatMap { length in
+            (0...length).map { position in
+                String(repeating: "a", count: position) + special + String(repeating: "b", count: length - position)
+            }
+        }
+    }
+
+    /// What Foundation's JSONSerialization makes of a one-string array, or nil when it refuses it.
+    func foundation(_ document: String) -> String? {
+        (try? JSONSerialization.jsonObject(with: Data(document.utf8)) as? [String])?.first
+    }
+
+    @Test("escapes, quotes and multi-byte characters at every position read as Foundation reads them")
+    func escapesEverywhere() throws {
+        for special in [#"\""#, #"\\"#, #"\n"#, #"\u00e9"#, #"\ud83c\udfe0"#, "é", "🏠", "~\u{7F}", ""] {
+            for inside in Self.strings(with: special) {
+                let document = "[\"\(inside)\"]"
+                let expected = try #require(foundation(document), "\(document)")
+                let read = try JSONReader.read(Array(document.utf8)) { reader in try reader.readStrings() }
+                #expect(read == [expected], "\(document)")
+                #expect(throws: Never.self) { try JSONReader.read(Array(document.utf8)) { reader in try reader.skipStrings() } }
+            }
+        }
+    }
+
+    @Test("a raw control character or an unclosed string is refused at every position, as Foundation refuses it")
+    func refusalsEverywhere() throws {
+        for control in ["\u{01}", "\n", "\u{1F}"] {
+            for inside in Self.strings(with: control) {
+                let document = "[\"\(inside)\"]"
+                #expect(foundation(document) == nil, "Foundation accepts \(document.debugDescription)")
+                #expect { try JSONReader.read(Array(document.utf8)) { reader in try reader.readStrings() } } throws: {
+                    "\($0)".contains("control character")
+                }
+                #expect { try JSONReader.read(Array(document.utf8)) { reader in try reader.skipStrings() } } throws: {
+                    "\($0)".contains("control character")
+                }
+            }
+        }
+        for inside in Self.strings(with: #"\""#) {
+            #expect { try JSONReader.read(Array("\"\(inside)".utf8)) { reader in try reader.readString() } } throws: {
+                "\($0)".contains("not closed")
+            }
+        }
+    }
+
+    @Test("the streamer finds the same elements whatever the chunk size, with escapes anywhere in long strings")
+    func streamerEverywhere() throws {
+        let strings = Self.strings(with: #"\""#).prefix(200) + Self.strings(with: #"\\"#).suffix(200) + Self.strings(with: "],{")
+        let document = "[" + strings.map { #"{"k":"\#($0)","n":[1,"\#($0)"]}"# }.joined(separator: ",") + "]"
+        let expected = try #require(try JSONSerialization.jsonObject(with: Data(document.utf8)) as? [[String: Any]]).count
+        for chunk in [1, 3, 7, 8, 9, 31, 64, 4096, 1 << 20] {
+            var streamer = JSONArrayStreamer()
+            var keys: [String] = []
+            let bytes = Array(document.utf8)
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + chunk)
+                try bytes[start..<end].withUnsafeBytes { part in
+                    try streamer.feed(part) { element, _ in
+                        var reader = JSONReader(element)
+                        try reader.readObject { reader, key in
+                            if key.is("k") { keys.append(try reader.readString()) } else { try reader.skipValue() }
+                        }
+                    }
+                }
+                start = end
+            }
+            try streamer.finish()
+            #expect(keys.count == expected, "chunk \(chunk)")
+            #expect(keys == strings.map { try! JSONReader.read(Array("\"\($0)\"".utf8)) { try $0.readString() } }, "chunk \(chunk)")
+        }
+    }
+
+    @Test("timestamps, skipped lists and usual strings are checked as their plain readers check them")
+    func sameChecks() throws {
+        func failure(_ text: String, _ body: (inout JSONReader) throws -> Void) -> String? {
+            do { try JSONReader.read(Array(text.utf8), body); return nil } catch { return "\(error)" }
+        }
+        #expect(try JSONReader.read(Array(#""2026-11-21T12:00:00.250Z""#.utf8)) { try $0.readInstant() }
+            == Instant(iso8601: "2026-11-21T12:00:00.250Z"))
+        #expect(try JSONReader.read(Array(#""2026-11-21T12:00:00\u002e250Z""#.utf8)) { try $0.readInstant() }
+            == Instant(iso8601: "2026-11-21T12:00:00.250Z"))
+        #expect(failure(#""2026-13-01T00:00:00Z""#) { _ = try $0.readInstant() } == "'2026-13-01T00:00:00Z' is not an ISO 8601 timestamp")
+        #expect(failure("5") { _ = try $0.readInstant() } == "expected a string, found a number")
+        for list in [#"["a", 5]"#, #"{"a": 1}"#, #"["a""#, #"["\q"]"#] {
+            #expect(failure(list) { try $0.skipStrings() } == failure(list) { _ = try $0.readStrings() }, "\(list)")
+            #expect(failure(list) { try $0.skipStrings() } != nil, "\(list)")
+        }
+        let known = ["bark.round", "bark.arkoor"]
+        #expect(try JSONReader.read(Array(#""bark.round""#.utf8)) { try $0.readString(usually: known) } == "bark.round")
+        #expect(try JSONReader.read(Array(#""bark.roun""#.utf8)) { try $0.readString(usually: known) } == "bark.roun")
+        #expect(try JSONReader.read(Array(#""bark.r\u006fund""#.utf8)) { try $0.readString(usually: known) } == "bark.round")
+        #expect(try JSONReader.read(Array(#""""#.utf8)) { try $0.readString(usually: known) } == "")
+        #expect(failure("null") { _ = try $0.readString(usually: known) } == "expected a string, found null")
+    }
+}

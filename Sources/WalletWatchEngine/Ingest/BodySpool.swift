@@ -1,11 +1,10 @@
-import Crypto
 import Foundation
 import Synchronization
 import WalletWatchCore
 import WalletWatchNet
 import WalletWatchStore
 
-/// A response body kept in a file while it arrives, with its SHA-256 and size, so that the
+/// A response body kept in a file while it arrives, with its digest (``XXH64``) and size, so that the
 /// download never waits for the database and the database never waits for the network
 /// (docs/ARCHITECTURE.md, "One ingest").
 ///
@@ -22,7 +21,7 @@ import WalletWatchStore
 /// by the pass; the mutex orders the two.
 final class BodySpool: HTTPBodyConsumer {
     private struct State {
-        var hasher = SHA256()
+        var hasher = XXH64()
         var head: [UInt8] = []
         var headDigest: String?
         var bytes = 0
@@ -51,7 +50,7 @@ final class BodySpool: HTTPBodyConsumer {
     /// Takes the next bytes of the body.
     func consume(_ chunk: UnsafeRawBufferPointer) throws {
         try state.withLock { state in
-            state.hasher.update(bufferPointer: chunk)
+            state.hasher.update(chunk)
             state.bytes += chunk.count
             if state.keeps == nil {
                 let missing = BodyDigest.headBytes - state.head.count
@@ -70,7 +69,7 @@ final class BodySpool: HTTPBodyConsumer {
     func finish() throws -> Spooled {
         try state.withLock { state in
             if state.keeps == nil { try decideOnHead(&state) }
-            return Spooled(digest: BodyDigest(whole: Self.hex(state.hasher.finalize()), head: state.headDigest!),
+            return Spooled(digest: BodyDigest(whole: Self.named(state.hasher), head: state.headDigest!),
                            bytes: state.bytes, isKept: state.keeps!)
         }
     }
@@ -84,7 +83,9 @@ final class BodySpool: HTTPBodyConsumer {
 
     /// The head is complete (or so is the body): keep the bytes unless the head is the last body's.
     private func decideOnHead(_ state: inout State) throws {
-        let digest = Self.hex(SHA256.hash(data: state.head))
+        var head = XXH64()
+        state.head.withUnsafeBytes { head.update($0) }
+        let digest = Self.named(head)
         state.headDigest = digest
         state.keeps = digest != skipHead
         if state.keeps == true { try state.head.withUnsafeBytes { try append($0) } }
@@ -103,8 +104,10 @@ final class BodySpool: HTTPBodyConsumer {
         }
     }
 
-    private static func hex(_ digest: SHA256.Digest) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
+    /// A digest as stored, named after its function: a digest stored by an older walletwatch
+    /// (a bare SHA-256) never matches one, so its first pass compares the history once.
+    private static func named(_ hasher: XXH64) -> String {
+        "xxh64:" + hasher.hexDigest()
     }
 }
 

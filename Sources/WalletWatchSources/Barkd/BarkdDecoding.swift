@@ -83,7 +83,7 @@ enum BarkdDecoding {
             } else if key.is("received_on") {
                 receivedOn = try destinations(&reader)
             } else if key.is("input_vtxos") || key.is("output_vtxos") || key.is("exited_vtxos") {
-                _ = try reader.readStrings()
+                try reader.skipStrings()
             } else if key.is("time") {
                 time = try timestamps(&reader)
             } else {
@@ -105,7 +105,7 @@ enum BarkdDecoding {
     private static func subsystem(_ reader: inout JSONReader) throws -> (name: String, kind: String) {
         var name, kind: String?
         try reader.readObject { reader, key in
-            if key.is("name") { name = try reader.readString() }
+            if key.is("name") { name = try reader.readString(usually: MovementMapping.knownSubsystems) }
             else if key.is("kind") { kind = try reader.readString() }
             else { try reader.skipValue() }
         }

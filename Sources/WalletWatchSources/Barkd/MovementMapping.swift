@@ -14,6 +14,11 @@ public enum MovementMapping {
         }
     }
 
+    /// The subsystems ``type(ofSubsystem:)`` knows: what nearly every movement names, read
+    /// without making a new string each time.
+    static let knownSubsystems = ["bark.arkoor", "bark.round", "bark.lightning_send", "bark.lightning_receive", "bark.board",
+                                  "bark.offboard", "bark.exit"]
+
     /// The stable txid of a movement: `ark:<source>:<movement id>`.
     public static func txid(source: String, movementID: Int64) -> String { "ark:\(source):\(movementID)" }
 

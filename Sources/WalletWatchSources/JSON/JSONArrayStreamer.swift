@@ -4,7 +4,7 @@
 ///
 /// It only finds element boundaries (tracking strings, escapes and nesting); each element's
 /// bytes are then read strictly by a schema decoder.
-public struct JSONArrayStreamer {
+public struct JSONArrayStreamer: Sendable {
     /// An element larger than this is refused (a hostile source cannot make walletwatch buffer
     /// a 100 MB string).
     public let maximumElementBytes: Int
@@ -51,29 +51,36 @@ public struct JSONArrayStreamer {
                 inString = false
                 escaping = false
             case .inElement:
-                // Copy bytes up to the end of the element in one go where possible.
+                // Find the end of the element; its bytes are copied only when it spans chunks.
                 let start = index
                 var end: Int? = nil
                 while index < count {
-                    let current = chunk[index]
                     if inString {
-                        if escaping { escaping = false }
-                        else if current == UInt8(ascii: "\\") { escaping = true }
-                        else if current == UInt8(ascii: "\"") { inString = false }
-                    } else {
-                        switch current {
-                        case UInt8(ascii: "\""): inString = true
-                        case UInt8(ascii: "{"), UInt8(ascii: "["):
-                            depth += 1
-                            guard depth <= JSONReader.maximumDepth else {
-                                throw JSONReadError(path: "[\(elementCount)]", problem: "nesting deeper than \(JSONReader.maximumDepth) levels")
-                            }
-                        case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                            if depth == 0 { end = index } else { depth -= 1 }
-                        case UInt8(ascii: ","):
-                            if depth == 0 { end = index }
-                        default: break
+                        if escaping {
+                            escaping = false
+                            index += 1
+                            continue
                         }
+                        // The string's plain bytes in one go, to its quote or next escape.
+                        index = JSONStringScan.stop(in: chunk.baseAddress!, from: index, to: count, controls: false)
+                        guard index < count else { break }
+                        if chunk[index] == UInt8(ascii: "\\") { escaping = true } else { inString = false }
+                        index += 1
+                        continue
+                    }
+                    let current = chunk[index]
+                    switch current {
+                    case UInt8(ascii: "\""): inString = true
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        depth += 1
+                        guard depth <= JSONReader.maximumDepth else {
+                            throw JSONReadError(path: "[\(elementCount)]", problem: "nesting deeper than \(JSONReader.maximumDepth) levels")
+                        }
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        if depth == 0 { end = index } else { depth -= 1 }
+                    case UInt8(ascii: ","):
+                        if depth == 0 { end = index }
+                    default: break
                     }
                     if end != nil { break }
                     index += 1
@@ -82,13 +89,18 @@ public struct JSONArrayStreamer {
                 guard element.count + taken <= maximumElementBytes else {
                     throw JSONReadError(path: "[\(elementCount)]", problem: "an element is larger than \(maximumElementBytes) bytes")
                 }
-                element.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<(start + taken)]))
-                if end != nil {
+                let bytes = UnsafeRawBufferPointer(rebasing: chunk[start..<(start + taken)])
+                if end != nil, element.isEmpty {
+                    // The whole element is in this chunk: handed over where it lies, not copied.
+                    try onElement(bytes, elementCount)
+                } else {
+                    element.append(contentsOf: bytes)
+                    guard end != nil else { continue }
                     try element.withUnsafeBytes { try onElement($0, elementCount) }
-                    elementCount += 1
                     element.removeAll(keepingCapacity: true)
-                    state = .afterElement
                 }
+                elementCount += 1
+                state = .afterElement
             case .afterElement:
                 if isWhitespace(byte) { index += 1; continue }
                 if byte == UInt8(ascii: ",") { state = .beforeElement; index += 1; continue }

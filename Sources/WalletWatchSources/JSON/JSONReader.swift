@@ -327,6 +327,9 @@ public struct JSONReader {
         let start = index
         var hasEscapes = false
         while index < bytes.count {
+            // Past the plain bytes in one go; then the quote, an escape or a control character.
+            index = JSONStringScan.stop(in: bytes.baseAddress!, from: index, to: bytes.count, controls: true)
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
@@ -509,10 +512,16 @@ public struct JSONKey {
 extension JSONReader {
     /// An ISO 8601 timestamp string, parsed without allocating.
     public mutating func readInstant() throws -> Instant {
-        let text = try readString()
-        var copy = text
-        guard let instant = copy.withUTF8({ Instant.parse($0) }) else {
-            throw error("\(JSONReader.shown(text)) is not an ISO 8601 timestamp")
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw typeError(expected: "a string") }
+        let (raw, escaped) = try scanString()
+        // Read where it lies: a String is made only for an escaped timestamp or an error.
+        let instant = escaped == nil ? Instant.parse(raw.assumingMemoryBound(to: UInt8.self)) : {
+            var copy = escaped!
+            return copy.withUTF8 { Instant.parse($0) }
+        }()
+        guard let instant else {
+            throw error("\(JSONReader.shown(escaped ?? String(decoding: raw, as: UTF8.self))) is not an ISO 8601 timestamp")
         }
         return instant
     }
@@ -528,6 +537,33 @@ extension JSONReader {
         var values: [String] = []
         try readArray { reader, _ in values.append(try reader.readString()) }
         return values
+    }
+
+    /// An array of strings, checked as ``readStrings()`` checks it (the same errors) but not
+    /// kept: no string is made.
+    public mutating func skipStrings() throws {
+        try readArray { reader, _ in try reader.skipString() }
+    }
+
+    /// A string, checked as ``readString()`` checks it (escapes included), not kept.
+    public mutating func skipString() throws {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw typeError(expected: "a string") }
+        _ = try scanString()
+    }
+
+    /// A string that is most often one of `known` (literals, which cost no allocation to hand
+    /// out): that one is returned as it is, anything else as ``readString()`` reads it.
+    public mutating func readString(usually known: [String]) throws -> String {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw typeError(expected: "a string") }
+        let (raw, escaped) = try scanString()
+        if let escaped { return escaped }
+        for var candidate in known {
+            let same = candidate.withUTF8 { $0.count == raw.count && (raw.isEmpty || memcmp($0.baseAddress!, raw.baseAddress!, raw.count) == 0) }
+            if same { return candidate }
+        }
+        return String(decoding: raw, as: UTF8.self)
     }
 }
 
