@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import WalletWatchBitcoin
 import WalletWatchCore
 import WalletWatchSim
 
@@ -286,7 +287,15 @@ struct SourceCLITests {
               (["--kind", "esplora", "--descriptor", "wpkh(\(VectorKeys.bip84Zpub)/<0;1>/*)#aaaaaaaa"], "--descriptor", 65),
               (["--kind", "esplora", "--address", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdx"], "--address of source 'x'", 65),
               (["--kind", "esplora", "--network", "testnet", "--address", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"], "--address of source 'x'", 65),
-              (["--kind", "evm", "--chain", "ethereum"], "--kind 'evm' is not accepted", 65),
+              (["--kind", "lnd"], "--kind 'lnd' is not accepted", 65),
+              // EIP-55's example with its last letter's case changed: the checksum fails.
+              (["--kind", "evm", "--chain", "ethereum", "--address", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"],
+               "--address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD' fails its EIP-55 checksum", 65),
+              (["--kind", "evm", "--chain", "ethereum", "--address", SourceKindsCLITests.savings, "--token", "SHIB"],
+               "--token 'SHIB' is not a built-in token on ethereum (1)", 65),
+              (["--kind", "arkd", "--address", ArkAddress.encode(network: .testnet, signerKey: SourceKindsCLITests.arkKey, vtxoTaprootKey: SourceKindsCLITests.arkKey)],
+               "--address of source 'x': 'tark1", 65),
+              (["--kind", "fulmine", "--address", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"], "--address does not apply to a source of kind fulmine", 65),
               (["--kind", "esplora", "--address", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "--chain", "ethereum"],
                "--chain does not apply to a source of kind esplora", 65),
               (["--kind", "barkd", "--network", "testnet"], "--network does not apply to a source of kind barkd", 65),
