@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import WalletWatchBitcoin
 import WalletWatchCore
 import WalletWatchSim
 
@@ -25,12 +26,12 @@ struct SourceCLITests {
                 wallets: [WalletScenario(name: "ark", token: "ark-secret-token", generatedMovements: GeneratedMovements(count: 12, seed: 4))],
                 esplora: EsploraScenario(
                     hdWallets: [
-                        // One account through Electrum and as a descriptor (BIP84's test account).
+                        // One account as a descriptor (BIP84's test account).
                         HDWalletScenario(name: "w", xpub: VectorKeys.bip84Zpub, receive: [0, 1, 2, 5], change: [0, 1], seed: 5),
-                        // Its regtest twin on the real chain the Electrum face serves (an Electrum
-                        // source checks that the server follows its network).
-                        HDWalletScenario(name: "node", descriptors: RegtestWallet.descriptors, network: "regtest",
-                                         receive: [0, 1, 2, 5], change: [0, 1], seed: 5),
+                        // The same account on the test networks, for the Electrum server: it
+                        // serves the simulator's regtest chain, and a source of another network
+                        // than its server's is refused.
+                        HDWalletScenario(name: "node", descriptors: RegtestWallet.descriptors, network: "regtest", receive: [0, 1, 2, 5], change: [0, 1], seed: 5),
                         // The same bare xpub used as two script types, as wallets that let a user
                         // switch types do: three transactions as wpkh, one as tr, none as the others.
                         HDWalletScenario(name: "bare-wpkh", descriptors: ["wpkh(\(SourceCLITests.bareXpub)/<0;1>/*)"], receive: [0, 3], change: [0], seed: 8),
@@ -80,6 +81,10 @@ struct SourceCLITests {
                                                  currentDirectory: "/")
         return String(result.stdout.split(separator: "=").last ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
     }
+
+    /// The BIP84 account on regtest, the chain the simulator's Electrum server serves: its
+    /// receive and change descriptors.
+    static let regtestWallet = ["--network", "regtest", "--descriptor", RegtestWallet.descriptors[0], "--descriptor", RegtestWallet.descriptors[1]]
 
     static func ingestEntry(_ result: CommandResult, _ name: String) -> [String: Any]? {
         ((result.object?["ingest"] as? [String: Any])?["sources"] as? [[String: Any]])?.first { $0["name"] as? String == name }
@@ -159,22 +164,20 @@ struct SourceCLITests {
         let fingerprint = try await Self.opensslFingerprint(world.simulator.certificatePath)
         let hex = fingerprint.replacingOccurrences(of: ":", with: "").lowercased()
         #expect(hex.count == 64)
-        let refused = try await cli.run("source", "add", "node", "--kind", "electrum", "--url", world.simulator.electrumTLSURL,
-                                        "--network", "regtest", "--descriptor", RegtestWallet.descriptors[0], "--descriptor", RegtestWallet.descriptors[1])
+        let refused = try await cli.run(["source", "add", "node", "--kind", "electrum", "--url", world.simulator.electrumTLSURL] + Self.regtestWallet)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("SHA-256 \(fingerprint)") && refused.stderr.contains("run the command again with --pin \(hex)"), "\(refused.stderr)")
         #expect(!refused.stderr.contains("[y/N]"), "nothing is asked without a terminal")
         #expect(try world.bytes() == before, "nothing written")
 
-        let pinned = try await cli.run("source", "add", "node", "--kind", "electrum", "--url", world.simulator.electrumTLSURL,
-                                       "--network", "regtest", "--descriptor", RegtestWallet.descriptors[0], "--descriptor", RegtestWallet.descriptors[1],
-                                       "--pin", fingerprint, "--json")
+        let pinned = try await cli.run(["source", "add", "node", "--kind", "electrum", "--url", world.simulator.electrumTLSURL] + Self.regtestWallet
+                                       + ["--pin", fingerprint, "--json"])
         #expect(pinned.status == 0, "\(pinned.stderr)")
         #expect(Self.ingestEntry(pinned, "node")?["new"] as? Int == 6)
         #expect(pinned.object?["certificate_sha256"] is NSNull, "given by flag, not trusted on first use")
         let detail = (pinned.object?["checks"] as? [[String: Any]])?.first?["detail"] as? String ?? ""
         #expect(detail.contains("answers as walletwatch-sim") && detail.contains("the pinned one"), "\(detail)")
-        #expect(String(decoding: try world.bytes(), as: UTF8.self).hasSuffix("\"\(RegtestWallet.descriptors[1])\"]\ncertificate_sha256 = \"\(fingerprint)\"\n"))
+        #expect(String(decoding: try world.bytes(), as: UTF8.self).hasSuffix("descriptors = [\"\(RegtestWallet.descriptors[0])\", \"\(RegtestWallet.descriptors[1])\"]\ncertificate_sha256 = \"\(fingerprint)\"\n"))
     }
 
     @Test("electrum on a terminal: the certificate's SHA-256 is shown and asked about; no writes nothing, yes pins it (trust on first use)")
@@ -184,8 +187,7 @@ struct SourceCLITests {
         let cli = world.cli()
         let before = try world.bytes()
         let fingerprint = try await Self.opensslFingerprint(world.simulator.certificatePath)
-        let arguments = ["source", "add", "node", "--kind", "electrum", "--url", world.simulator.electrumTLSURL, "--network", "regtest",
-                         "--descriptor", RegtestWallet.descriptors[0], "--descriptor", RegtestWallet.descriptors[1]]
+        let arguments = ["source", "add", "node", "--kind", "electrum", "--url", world.simulator.electrumTLSURL] + Self.regtestWallet
 
         let declined = try TerminalProcess(cli.binary, arguments, environment: cli.environment, currentDirectory: cli.folder)
         #expect(await eventually(within: .seconds(60)) { declined.output.contains("[y/N]") }, "\(declined.output)")
@@ -285,7 +287,15 @@ struct SourceCLITests {
               (["--kind", "esplora", "--descriptor", "wpkh(\(VectorKeys.bip84Zpub)/<0;1>/*)#aaaaaaaa"], "--descriptor", 65),
               (["--kind", "esplora", "--address", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdx"], "--address of source 'x'", 65),
               (["--kind", "esplora", "--network", "testnet", "--address", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"], "--address of source 'x'", 65),
-              (["--kind", "evm", "--chain", "ethereum"], "--kind 'evm' is not accepted", 65),
+              (["--kind", "lnd"], "--kind 'lnd' is not accepted", 65),
+              // EIP-55's example with its last letter's case changed: the checksum fails.
+              (["--kind", "evm", "--chain", "ethereum", "--address", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"],
+               "--address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD' fails its EIP-55 checksum", 65),
+              (["--kind", "evm", "--chain", "ethereum", "--address", SourceKindsCLITests.savings, "--token", "SHIB"],
+               "--token 'SHIB' is not a built-in token on ethereum (1)", 65),
+              (["--kind", "arkd", "--address", ArkAddress.encode(network: .testnet, signerKey: SourceKindsCLITests.arkKey, vtxoTaprootKey: SourceKindsCLITests.arkKey)],
+               "--address of source 'x': 'tark1", 65),
+              (["--kind", "fulmine", "--address", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"], "--address does not apply to a source of kind fulmine", 65),
               (["--kind", "esplora", "--address", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "--chain", "ethereum"],
                "--chain does not apply to a source of kind esplora", 65),
               (["--kind", "barkd", "--network", "testnet"], "--network does not apply to a source of kind barkd", 65),

@@ -23,6 +23,20 @@ public struct SourceRequest: Sendable {
         if let url = flags[.url]?.first, URLRedaction.redact(url) != url {
             throw UsageError("--url holds a credential (a user name, password or key in it); walletwatch takes no secret on the command line, where other users see it in the process list: give the server's address without it")
         }
+        if let url = flags[.url]?.first, Self.pathHoldsKey(url) {
+            throw UsageError("--url looks like it holds an API key in its path (as a provider's URL does, such as .../v3/KEY); walletwatch takes no secret on the command line, where other users see it in the process list: write the URL into a file readable only by you and give --url-file FILE (or --url-env VARIABLE)")
+        }
+    }
+
+    /// Whether a segment of `url`'s path looks like a key: 20 or more letters, digits, `-` or
+    /// `_`, with both letters and digits (Infura's `/v3/KEY`, Alchemy's `/v2/KEY`, QuickNode's
+    /// `/KEY/`). Query values named like secrets are caught by ``URLRedaction`` already.
+    static func pathHoldsKey(_ url: String) -> Bool {
+        guard let components = URLComponents(string: url) else { return false }
+        return components.path.split(separator: "/").contains { segment in
+            segment.count >= 20 && segment.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+                && segment.contains(where: \.isNumber) && segment.contains(where: \.isLetter)
+        }
     }
 
     /// The config block the flags make, before anything is asked of the server.

@@ -17,7 +17,7 @@ public struct SourceListing: Sendable, Hashable {
     public let name: String
     /// `barkd`, `esplora`, `electrum`...; nil for a removed source (the config said it).
     public let kind: String?
-    /// The stored assets it feeds, by name.
+    /// The stored assets it feeds, by name; before its first pass, those its config names.
     public let assets: [String]
     /// When its last pass ended.
     public let lastPass: Instant?
@@ -47,7 +47,9 @@ extension SourceSetup {
         let assets = Dictionary(grouping: try database.assets().filter { $0.source != nil }, by: { $0.source! }).mapValues { $0.map(\.name) }
         var rows = config.sources.map { source in
             let run = runs[source.name]
-            return SourceListing(name: source.name, kind: source.kind.rawValue, assets: assets[source.name] ?? [], lastPass: run?.finishedAt,
+            // Before its first pass stores them, the assets the config says it feeds.
+            let stored = assets[source.name] ?? []
+            return SourceListing(name: source.name, kind: source.kind.rawValue, assets: stored.isEmpty ? source.configuredAssets : stored, lastPass: run?.finishedAt,
                                  state: run.map { $0.ok ? SourceListing.State.ok : .failed } ?? .never, error: run?.ok == false ? run?.error : nil)
         }
         let configured = Set(config.sources.map(\.name))
@@ -86,5 +88,17 @@ extension SourceSetup {
         let assets = try database.assets().filter { $0.source == name }.map(\.name)
         return SourceRemoval(name: name, kind: removed.kind.rawValue, file: file, assets: assets,
                              transactions: try database.transactionCount(source: name))
+    }
+}
+
+extension SourceConfig {
+    /// The names of the assets the config says the source feeds, in the config's order: barkd's
+    /// Ark asset (and its on-chain one), an evm source's coin then each token, else `asset`.
+    public var configuredAssets: [String] {
+        switch kind {
+        case .barkd: [arkAsset, onchainAsset].compactMap { $0 }
+        case .evm: [evm?.nativeAsset].compactMap { $0 } + (evm?.tokens.map(\.asset) ?? [])
+        case .esplora, .electrum, .fulmine, .arkd: [asset].compactMap { $0 }
+        }
     }
 }

@@ -193,7 +193,8 @@ public struct SourceSetup: Sendable {
               message[message.index(after: close)...].hasPrefix(".")
         else { return message }
         let afterKey = message[message.index(close, offsetBy: 2)...]
-        let key = String(afterKey.prefix { $0 != " " })
+        // `sources[3].addresses: 0x5aAe... fails its EIP-55 checksum`: the key ends at the colon.
+        let key = String(afterKey.prefix { $0 != " " && $0 != ":" })
         let rest = afterKey.dropFirst(key.count)
         switch key {
         case "name": return "source name\(rest)"

@@ -4,7 +4,7 @@ import WalletWatchEngine
 /// The JSON shapes of `walletwatch source add`, `list` and `remove` (CLI.md, "Additions (SPEC
 /// sections 25-28)").
 public enum SourceDocument {
-    /// `source add`: `{"config", "added": [{"name", "kind", "url", "assets"}], "script_types":
+    /// `source add`: `{"config", "added": [{"name", "kind", "url" (null when read from url_file or url_env), "assets"}], "script_types":
     /// {"tried": [{"type", "history"}], "kept": [types], "receive_window", "change_window"}|null,
     /// "certificate_sha256": hex|null (pinned on first use), "checks": [{"name", "ok",
     /// "detail"}], "ingest": the `ingest --json` document of the first pass|null}`.
@@ -15,7 +15,8 @@ public enum SourceDocument {
                 .object([
                     "name": .string(source.name),
                     "kind": .string(source.kind.rawValue),
-                    "url": .string(source.url),
+                    // A URL read from url_file or url_env holds a key: never printed.
+                    "url": .string(source.evm?.urlSecret == nil ? source.url : nil),
                     "assets": .array((assets[source.name] ?? []).map(JSONValue.string)),
                 ])
             }),

@@ -40,6 +40,19 @@ struct SourceCommand: AsyncParsableCommand {
                 node's. Nothing is ever asked without a terminal. Tokens are named by file \
                 (--token-file), never given on the command line.
 
+                An evm source watches addresses on one chain (--chain, or --chain-id with \
+                --native) through a JSON-RPC node: the node is asked its chain id, and another \
+                chain than the one given is refused. A provider's URL that holds a key \
+                (Infura's .../v3/KEY) is never given as --url (refused: the process list shows \
+                it): write it into a file only you can read and give --url-file, or name an \
+                environment variable with --url-env. --token adds a token (a built-in code such \
+                as USDC, or 0xCONTRACT=CODE); --history says where the history comes from \
+                (etherscan, an Etherscan or Blockscout API at --history-url; otterscan, your \
+                Erigon node; none, your node's logs). A fulmine source is an Arkade wallet \
+                daemon (its API has no authentication: a url off loopback draws a warning); an \
+                arkd source watches Ark addresses (ark1... on bitcoin, tark1... with --network \
+                testnet or another test network) through an Ark server's indexer.
+
                 Examples:
                   walletwatch source add ark --kind barkd \\
                     --url http://127.0.0.1:3000 --token-file barkd.token
@@ -51,19 +64,29 @@ struct SourceCommand: AsyncParsableCommand {
                     --url ssl://umbrel.local:50002 --xpub xpub6C... --asset "Hardware"
                   walletwatch source add node --kind electrum \\
                     --url ssl://umbrel.local:50002 --xpub zpub6r... --pin 9f86d081...
+                  walletwatch source add eth --kind evm --chain ethereum \\
+                    --url-file infura.url --token USDC \\
+                    --address 0x52908400098527886E0F7030069857D2E4169EE7 \\
+                    --history etherscan --api-key-file etherscan.key
+                  walletwatch source add arkade --kind fulmine \\
+                    --url http://127.0.0.1:7001/api --asset "Arkade wallet"
+                  walletwatch source add ark-watch --kind arkd \\
+                    --url https://arkade.computer --address ark1q... --asset "Ark savings"
                 """)
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The source's name: unique; letters, digits, '-', '_' or '.'.") var name: String
-        @Option(help: "The kind of source: barkd, esplora, electrum (each kind the config knows).") var kind: String
-        @Option(help: "url: the server (http(s):// for barkd and esplora; ssl:// or tcp:// for electrum).") var url: String?
-        @Option(help: "asset: the asset it feeds (barkd: ark_asset). Default: the source's name.") var asset: String?
+        @Option(help: "The kind of source: barkd, esplora, electrum, evm, fulmine or arkd (each kind the config knows).") var kind: String
+        @Option(help: "url: the server (http(s):// for barkd, esplora, evm's JSON-RPC node, fulmine, arkd; ssl:// or tcp:// for electrum). Never a URL with a key in it: see --url-file.")
+        var url: String?
+        @Option(help: "asset: the asset it feeds (barkd: ark_asset; evm: the chain's coin). Default: the source's name (evm: \"NAME CODE\").") var asset: String?
         @Option(name: .customLong("ark-asset"), help: "barkd's ark_asset.") var arkAsset: String?
         @Option(name: .customLong("onchain-asset"), help: "barkd's onchain_asset: also track the daemon's on-chain wallet.") var onchainAsset: String?
-        @Option(help: "network: bitcoin (default), testnet, signet or regtest.") var network: String?
+        @Option(help: "network: bitcoin (default), testnet, signet or regtest (esplora, electrum, arkd).") var network: String?
         @Option(help: "descriptors: an output descriptor (repeatable: a /0/* and /1/* pair).") var descriptor: [String] = []
         @Option(help: "xpub: an extended public key; a bare xpub/tpub is tried as each script type.") var xpub: String?
-        @Option(help: "addresses: an address to watch (repeatable).") var address: [String] = []
+        @Option(help: "addresses: an address to watch (repeatable): bitcoin (esplora, electrum), 0x... with its EIP-55 case (evm), ark1.../tark1... (arkd).")
+        var address: [String] = []
         @Option(name: .customLong("gap-limit"), help: "gap_limit: unused receive addresses in a row before discovery stops.") var gapLimit: Int?
         @Option(name: .customLong("change-gap-limit"), help: "change_gap_limit: the same for the change chain.") var changeGapLimit: Int?
         @Option(name: .customLong("token-file"), help: "token_file: the file holding barkd's bearer token.") var tokenFile: String?
@@ -71,10 +94,20 @@ struct SourceCommand: AsyncParsableCommand {
         var pin: String?
         @Option(help: "proxy: this source's own proxy (\"\" = direct).") var proxy: String?
         @Option(name: .customLong("interval-seconds"), help: "interval_seconds: how often the daemon asks.") var intervalSeconds: Int?
-        @Option(help: "chain: an EVM source's chain.") var chain: String?
-        @Option(help: "tokens: a token an EVM source watches (repeatable; CODE, or 0xCONTRACT=CODE).") var token: [String] = []
-        @Option(help: "history: an EVM source's history API.") var history: String?
+        @Option(help: "chain: an evm source's chain: ethereum, arbitrum, optimism, base, polygon or bsc.") var chain: String?
+        @Option(name: .customLong("chain-id"), help: "chain_id: any other EVM chain, by its id (with --native).") var chainID: Int?
+        @Option(help: "native: the coin of a chain given by --chain-id (a currency of `walletwatch currency list`).") var native: String?
+        @Option(name: .customLong("url-file"), help: "url_file: the file holding an evm source's JSON-RPC URL (a provider's URL with its key).") var urlFile: String?
+        @Option(name: .customLong("url-env"), help: "url_env: the environment variable holding it instead.") var urlEnv: String?
+        @Option(help: "tokens: a token an evm source watches (repeatable; a built-in CODE such as USDC, or 0xCONTRACT=CODE).") var token: [String] = []
+        @Option(name: .customLong("token-asset"), help: "token_assets: a token's asset name, CODE=NAME (repeatable). Default: \"NAME CODE\".")
+        var tokenAsset: [String] = []
+        @Option(help: "history: where an evm source's history comes from: etherscan (default), otterscan or none.") var history: String?
+        @Option(name: .customLong("history-url"), help: "history_url: an Etherscan-compatible API (a Blockscout's /api). Default: Etherscan's V2.")
+        var historyURL: String?
         @Option(name: .customLong("api-key-file"), help: "api_key_file: the file holding the history API's key.") var apiKeyFile: String?
+        @Option(name: .customLong("api-key-env"), help: "api_key_env: the environment variable holding it instead.") var apiKeyEnv: String?
+        @Option(help: "confirmations: finalized (default) or a block count, before an evm payment is confirmed.") var confirmations: String?
         @Flag(name: .customLong("no-ingest"), help: "Do not run the first pass.") var noIngest = false
         @OptionGroup var output: JSONOption
 
@@ -84,13 +117,15 @@ struct SourceCommand: AsyncParsableCommand {
             let single: [(SourceFlag, String?)] = [
                 (.url, url), (.asset, asset), (.arkAsset, arkAsset), (.onchainAsset, onchainAsset), (.network, network), (.xpub, xpub),
                 (.gapLimit, gapLimit.map(String.init)), (.changeGapLimit, changeGapLimit.map(String.init)), (.tokenFile, tokenFile),
-                (.pin, pin), (.proxy, proxy), (.intervalSeconds, intervalSeconds.map(String.init)), (.chain, chain), (.history, history),
-                (.apiKeyFile, apiKeyFile),
+                (.pin, pin), (.proxy, proxy), (.intervalSeconds, intervalSeconds.map(String.init)), (.chain, chain),
+                (.chainID, chainID.map(String.init)), (.native, native), (.urlFile, urlFile), (.urlEnv, urlEnv), (.history, history),
+                (.historyURL, historyURL), (.apiKeyFile, apiKeyFile), (.apiKeyEnv, apiKeyEnv), (.confirmations, confirmations),
             ]
             for (flag, value) in single { if let value { flags[flag] = [value] } }
             flags[.descriptor] = descriptor
             flags[.address] = address
             flags[.token] = token
+            flags[.tokenAsset] = tokenAsset
             return flags
         }
 
@@ -103,6 +138,10 @@ struct SourceCommand: AsyncParsableCommand {
             if TerminalQuestion.isAvailable { trust = { certificate in await TerminalQuestion.trust(certificate) } }
             let plan = try await setup.prepare(request, trust: trust)
             try setup.write(plan)
+            // Fulmine's API spends the wallet for whoever reaches it: said on stderr too, also with --json.
+            for source in plan.added where source.kind == .fulmine {
+                if let warning = Doctor.unauthenticatedWarning(source) { Output.warning("source '\(source.name)': \(warning.hasPrefix("warning: ") ? String(warning.dropFirst(9)) : warning)") }
+            }
             let names = plan.added.map(\.name)
             if !output.json { report(plan) }
             var pass: [IngestReport]?
