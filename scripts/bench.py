@@ -6,13 +6,17 @@ process. Nothing is asserted: the figures are the result.
 
 usage: bench.py BIN_DIR OUT_JSON [--quick] [--only PART,...]
   --quick  10,000 and 100,000 movements instead of 100,000 and 1,000,000 (a smoke run)
-  --only   run only these parts: ark, esplora, month, backfill, hd, electrum (default: all)
+  --only   run only these parts: ark, esplora, month, backfill, hd, electrum, evm (default: all)
 
 The hd part compares walletwatch with the Bitcoin Dev Kit (bdkpython, run by scripts/bench_bdk.py
 in its own process; a bench-only dependency) on the same wallet and simulator. The electrum part
 compares them again through a real ElectrumX 2.0.0 (stock settings) indexing the simulator's
 regtest chain, BDK's Electrum client run by scripts/bench_bdk_electrum.py, both counted by the
-same relay; then it measures the daemon's latency from a mempool payment to the stored row.
+same relay; then it measures the daemon's latency from a mempool payment to the stored row. The evm
+part watches 2 addresses and 3 tokens over the simulator's generated chain of 2,000 transactions
+(walletwatch's first ingest and a no-change pass with each kind of history) beside web3.py (from
+.build/python-evm, run by scripts/bench_web3.py) reading the same balances and Transfer logs from
+the same simulator, and refuses to report figures unless walletwatch stored what web3.py read.
 """
 import asyncio
 import collections
@@ -34,7 +38,7 @@ import urllib.request
 BIN, OUT = sys.argv[1], sys.argv[2]
 QUICK = "--quick" in sys.argv[3:]
 ONLY = next((sys.argv[i + 1].split(",") for i in range(3, len(sys.argv) - 1) if sys.argv[i] == "--only"),
-            ["ark", "esplora", "month", "backfill", "hd", "electrum"])
+            ["ark", "esplora", "month", "backfill", "hd", "electrum", "evm"])
 HD_USED = 20 if QUICK else 200
 # BIP86's test vector account key (any xpub would do), as a wpkh wallet with change.
 HD_XPUB = "xpub6BgBgsespWvERF3LHQu6CnqdvfEvtMcQjYrcRzx53QJjSxarj2afYWcLteoGVky7D3UKDP9QyrLprQ3VCECoY49yfdDEHGCtMMj92pReUsQ"
@@ -58,6 +62,13 @@ def log(message):
 
 def measured(argv, env=None, stdin_path=None, cwd=None):
     """Runs a program to its end and returns (wall seconds, peak resident KiB, stdout)."""
+    wall, _, peak, out = measured_cpu(argv, env=env, stdin_path=stdin_path, cwd=cwd)
+    return wall, peak, out
+
+
+def measured_cpu(argv, env=None, stdin_path=None, cwd=None):
+    """Runs a program to its end and returns (wall seconds, CPU seconds (user + system), peak
+    resident KiB, stdout)."""
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
     out_path = os.path.join(work, "stdout")
     err_path = os.path.join(work, "stderr")
@@ -71,7 +82,7 @@ def measured(argv, env=None, stdin_path=None, cwd=None):
         stdin.close()
     if process.returncode != 0:
         raise SystemExit(f"bench: {' '.join(argv)} failed ({process.returncode}): {open(err_path).read()[-2000:]}")
-    return wall, usage.ru_maxrss, open(out_path).read()
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, open(out_path).read()
 
 
 def median(values):
@@ -970,6 +981,168 @@ def electrum_table(result):
     return "\n".join(lines)
 
 
+# --- The evm part: walletwatch's evm source beside web3.py, on the simulator's generated chain ------
+
+EVM_TRANSACTIONS = 200 if QUICK else 2000
+EVM_PER_BLOCK = 20
+EVM_WATCHED = ("bench-alice", "bench-bob")
+EVM_TOKENS = ("USDC", "USDT", "DAI")
+EVM_HISTORIES = ("etherscan", "otterscan", "none")
+# web3.py (and the oracle the tests use) live in the build folder's .build/python-evm, which
+# scripts/setup makes for the EVM tests; scripts/bench passes its python.
+EVM_PYTHON = os.environ.get("WALLETWATCH_BENCH_EVM_PYTHON", ".build/python-evm/bin/python")
+EVM_PYTHON = os.path.abspath(EVM_PYTHON) if os.sep in EVM_PYTHON else EVM_PYTHON
+
+
+def process_cpu(process):
+    """The CPU seconds (user + system) a running child has used so far, from /proc."""
+    fields = open(f"/proc/{process.pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def evm_served(base):
+    """What the simulator's EVM face answered since the last reset: HTTP requests (a JSON-RPC batch
+    is one), calls (each element of a batch, each explorer request) and calls by face and method."""
+    records = json.loads(http("GET", f"{base}/control/evm/requests"))
+    methods = collections.Counter(f"{r['face']} {r['method']}" for r in records)
+    return {"http_requests": len({r["request"] for r in records}), "calls": len(records),
+            "largest_batch": max((r.get("batch") or 1 for r in records), default=0), "methods": dict(sorted(methods.items()))}
+
+
+def evm_measured(sim, base, argv, env=None, cwd=None):
+    """One process against the simulator: its wall and CPU time, peak memory, the simulator's CPU
+    time meanwhile and what the EVM face answered it; and its stdout."""
+    http("DELETE", f"{base}/control/evm/requests")
+    sim_before = process_cpu(sim)
+    wall, cpu, peak, out = measured_cpu(argv, env=env, cwd=cwd)
+    return {"s": wall, "cpu_s": cpu, "peak_kib": peak, "sim_cpu_s": process_cpu(sim) - sim_before, **evm_served(base)}, out
+
+
+def evm():
+    """2 watched addresses and 3 tokens over the simulator's generated chain: walletwatch's first
+    ingest and a no-change pass with each kind of history, beside web3.py (the tests' oracle)
+    reading the same balances and Transfer logs from the same simulator. Refuses to report
+    figures when walletwatch's stored balances are not what web3.py read."""
+    log(f"evm: a chain of {EVM_TRANSACTIONS:,} transactions, {EVM_PER_BLOCK} a block (generated by the simulator)")
+    sim, base = start_simulator("evm", {"evm": {"chain_id": 1, "generated": {"transactions": EVM_TRANSACTIONS, "per_block": EVM_PER_BLOCK}}})
+    try:
+        chain = json.loads(http("GET", f"{base}/control/evm"))
+        addresses = [next(a["address"] for a in chain["accounts"] if a["name"] == name) for name in EVM_WATCHED]
+        contracts = {t["symbol"]: t["address"] for t in chain["tokens"] if t["symbol"] in EVM_TOKENS}
+        runs = 1 if QUICK else 3
+
+        peer = []
+        for index in range(runs):
+            log(f"evm: web3.py reading the balances and Transfer logs, run {index + 1} of {runs}")
+            argv = [EVM_PYTHON, os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_web3.py"), f"{base}/evm"]
+            argv += [part for address in addresses for part in ("--address", address)]
+            argv += [part for symbol in EVM_TOKENS for part in ("--token", contracts[symbol])]
+            figures, out = evm_measured(sim, base, argv)
+            reply = json.loads(out)
+            peer.append({**figures, "import_s": reply["import_s"], "read_s": reply["read_s"], "web3": reply["web3"]})
+        read = reply["read"]
+        by_symbol = {token["symbol"]: token for token in read["tokens"].values()}
+        # What each asset must hold: the sum over the watched addresses, final and at the tip.
+        expected = {"ETH": (sum(v["finalized"] for v in read["native"].values()), sum(v["latest"] for v in read["native"].values()))}
+        for symbol in EVM_TOKENS:
+            balances = by_symbol[symbol]["balances"].values()
+            expected[symbol] = (sum(v["finalized"] for v in balances), sum(v["latest"] for v in balances))
+        watched = {address.lower() for address in addresses}
+        # A token row is a transaction that moves the token in or out of the wallet: a transfer
+        # between two watched addresses makes none.
+        expected_token_rows = {symbol: len({t["transactionHash"] for t in by_symbol[symbol]["transfers"]
+                                            if (t["from"].lower() in watched) != (t["to"].lower() in watched)})
+                               for symbol in EVM_TOKENS}
+
+        results = {}
+        mismatches = []
+        for history in EVM_HISTORIES:
+            sources = (f'[[sources]]\nname = "eth"\nkind = "evm"\nchain = "ethereum"\nurl = "{base}/evm"\n'
+                       f'addresses = [{", ".join(json.dumps(a) for a in addresses)}]\n'
+                       f'tokens = [{", ".join(f"{{ contract = {json.dumps(contracts[s])}, currency = {json.dumps(s)} }}" for s in EVM_TOKENS)}]\n'
+                       f'history = "{history}"\n' + (f'history_url = "{base}/etherscan/v2/api"\n' if history == "etherscan" else ""))
+            first, quiet = [], []
+            for index in range(runs):
+                log(f"evm: walletwatch first ingest and no-change pass, history = {history}, run {index + 1} of {runs}")
+                folder = os.path.join(work, f"evm-{history}-{index}")
+                env = write_config(folder, sources)
+                figures, out = evm_measured(sim, base, [f"{BIN}/walletwatch", "ingest", "--json"], env=env, cwd=folder)
+                report = json.loads(out)["sources"][0]
+                assert report["ok"], report
+                first.append({**figures, "reported_requests": report["requests"], "history_requests": report["history_requests"],
+                              "new": report["new"], "warning": report.get("warning")})
+                figures, out = evm_measured(sim, base, [f"{BIN}/walletwatch", "ingest", "--json"],
+                                            env={**env, "WALLETWATCH_NOW": "2026-11-21T12:05:00Z"}, cwd=folder)
+                report = json.loads(out)["sources"][0]
+                assert report["ok"], report
+                quiet.append({**figures, "reported_requests": report["requests"], "history_requests": report["history_requests"],
+                              "changed": report["new"] + report["updated"] + report["dropped"]})
+            stored, rows = {}, {}
+            for currency in ("ETH",) + EVM_TOKENS:
+                asset = json.loads(walletwatch(folder, env, "asset", "show", f"eth {currency}", "--json")[2])
+                stored[currency] = (asset["balance"], asset["balance"] + asset["pending"])
+                rows[currency] = len(json.loads(walletwatch(folder, env, "tx", "list", "--asset", f"eth {currency}", "--json")[2]))
+                if stored[currency] != expected[currency]:
+                    mismatches.append(f"history = {history}: eth {currency} stored final {stored[currency][0]}, with pending "
+                                      f"{stored[currency][1]}; web3.py read final {expected[currency][0]}, latest {expected[currency][1]}")
+            pick = lambda runs, key: median([run[key] for run in runs])
+            results[history] = {
+                "first_s": pick(first, "s"), "first_cpu_s": pick(first, "cpu_s"), "first_peak_kib": max(r["peak_kib"] for r in first),
+                "quiet_s": pick(quiet, "s"), "quiet_cpu_s": pick(quiet, "cpu_s"), "quiet_peak_kib": max(r["peak_kib"] for r in quiet),
+                "first_runs": first, "quiet_runs": quiet, "stored": {c: list(v) for c, v in stored.items()}, "rows": rows}
+        if mismatches:
+            raise SystemExit("bench: evm: walletwatch's stored balances are not what web3.py read; no figures:\n  " + "\n  ".join(mismatches))
+    finally:
+        stop_simulator(sim)
+    pick = lambda runs, key: median([run[key] for run in runs])
+    return {
+        "transactions": EVM_TRANSACTIONS, "per_block": EVM_PER_BLOCK, "tip_height": chain["tip_height"], "finalized": chain["finalized"],
+        "addresses": addresses, "tokens": contracts, "web3": peer[0]["web3"],
+        "expected": {c: list(v) for c, v in expected.items()}, "expected_token_rows": expected_token_rows,
+        "token_transfers": {s: len(by_symbol[s]["transfers"]) for s in EVM_TOKENS},
+        "walletwatch": results,
+        "peer": {"s": pick(peer, "s"), "cpu_s": pick(peer, "cpu_s"), "peak_kib": max(r["peak_kib"] for r in peer),
+                 "import_s": pick(peer, "import_s"), "read_s": pick(peer, "read_s"), "runs": peer},
+    }
+
+
+def evm_table(result):
+    peer, ww = result["peer"], result["walletwatch"]
+    mib = lambda kib: f"{kib / 1024:.0f} MiB"
+    row = lambda label, run, s, cpu, peak, ratio: (f"{label:<40}{s:>7.2f}s{cpu:>7.2f}s{mib(peak):>9}{run['http_requests']:>9}"
+                                                   f"{run['calls']:>7}{run['sim_cpu_s']:>8.2f}s{ratio:>9}")
+    lines = ["", f"EVM: {len(result['addresses'])} addresses, {len(result['tokens'])} tokens ({', '.join(result['tokens'])}), "
+             f"{result['transactions']:,} transactions, {result['per_block']} a block (tip {result['tip_height']}, finalized "
+             f"{result['finalized']}) on the simulator's EVM face; web3.py {result['web3']}",
+             f"{'':<40}{'wall':>8}{'CPU':>8}{'peak RSS':>9}{'HTTP req':>9}{'calls':>7}{'sim CPU':>9}{'/web3.py':>9}"]
+    peer_run = peer["runs"][0]
+    lines.append(row("web3.py: balances + Transfer logs", peer_run, peer["s"], peer["cpu_s"], peer["peak_kib"], "1.00x"))
+    for history, figures in ww.items():
+        first, quiet = figures["first_runs"][0], figures["quiet_runs"][0]
+        lines.append(row(f"walletwatch first ingest, {history}", first, figures["first_s"], figures["first_cpu_s"],
+                         figures["first_peak_kib"], f"{figures['first_s'] / peer['s']:.2f}x"))
+        lines.append(row(f"walletwatch no-change pass, {history}", quiet, figures["quiet_s"], figures["quiet_cpu_s"],
+                         figures["quiet_peak_kib"], f"{figures['quiet_s'] / peer['s']:.2f}x"))
+    runs = len(peer["runs"])
+    lines.append(f"Times are whole processes, the median of {runs}; requests, calls (a batch's elements, each explorer request) "
+                 f"and the simulator's CPU time are the first run's. web3.py's process: import {peer['import_s']:.2f}s, the "
+                 f"reading alone {peer['read_s']:.2f}s.")
+    stored = ww[next(iter(ww))]["stored"]
+    lines.append("balances (final / at the tip, summed over the addresses): equal to web3.py's with every history: " +
+                 "; ".join(f"{c} {v[0]} / {v[1]}" for c, v in stored.items()))
+    lines.append("rows: " + "; ".join(f"{h}: " + ", ".join(f"{c} {n}" for c, n in f["rows"].items()) for h, f in ww.items()) +
+                 "; token transfers moving into or out of the wallet (web3.py's logs): " +
+                 ", ".join(f"{s} {n}" for s, n in result["expected_token_rows"].items()))
+    for history, figures in ww.items():
+        first, quiet = figures["first_runs"][0], figures["quiet_runs"][0]
+        lines.append(f"{history}: first ingest reported {first['reported_requests']} requests ({first['history_requests']} history), "
+                     f"largest batch {first['largest_batch']}: " + ", ".join(f"{n} x {m}" for m, n in first["methods"].items()))
+        lines.append(f"  no-change pass reported {quiet['reported_requests']} requests ({quiet['history_requests']} history), "
+                     f"{quiet['changed']} rows changed: " + ", ".join(f"{n} x {m}" for m, n in quiet["methods"].items()))
+    lines.append("web3.py: " + ", ".join(f"{n} x {m}" for m, n in peer_run["methods"].items()))
+    return "\n".join(lines)
+
+
 def month_status():
     """(f): month status with 1,000,000 transactions and 10,000 history rows against 1,000."""
     results = {}
@@ -1061,6 +1234,8 @@ def main():
             results["hd"] = hd_wallets()
         if "electrum" in ONLY:
             results["electrum"] = electrum()
+        if "evm" in ONLY:
+            results["evm"] = evm()
         with open(OUT, "w") as file:
             json.dump(results, file, indent=2)
         if "ark" in results:
@@ -1069,6 +1244,8 @@ def main():
             print(hd_table(results["hd"]))
         if "electrum" in results:
             print(electrum_table(results["electrum"]))
+        if "evm" in results:
+            print(evm_table(results["evm"]))
         print(json.dumps(results, indent=2))
         log(f"results also written to {OUT}")
     finally:
