@@ -64,17 +64,20 @@ struct BackupCLITests {
                 == ["notes.txt", "walletwatch-20261202T100000.000Z.sqlite", "walletwatch-20261202T100000.001Z.sqlite", "walletwatch-old.sqlite"])
     }
 
-    /// A database of about 150 MB, so that the kill lands while the copy is being written: the
-    /// backup is killed (SIGKILL, for real) once its unfinished copy holds 4 MiB.
+    /// A database of about 150 MB while the killed backup runs, so that the kill lands while the
+    /// copy is being written: the backup is killed (SIGKILL, for real) once its unfinished copy
+    /// holds 4 MiB. Only that backup needs the bulk: the finished backups before and after it
+    /// are of the ledger without it (each of 150 MB was a copy and an integrity check of
+    /// 150 MB), which changes nothing of what the folder is checked for.
     @Test("a backup killed midway leaves an unfinished copy that the next backup removes; keep counts only finished backups")
     func killedMidway() async throws {
         let ledger = try await LedgerFolder(extraConfig: "[backup]\nkeep = 2\n")
+        let backups = ledger.folder.file("backups")
+        #expect(try await ledger.cli("2026-12-01T10:00:00Z").run("backup").status == 0)
         _ = try await sqlite(ledger.database, """
             CREATE TABLE ballast (b BLOB);
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 150) INSERT INTO ballast SELECT randomblob(1048576) FROM n;
             """)
-        let backups = ledger.folder.file("backups")
-        #expect(try await ledger.cli("2026-12-01T10:00:00Z").run("backup").status == 0)
 
         let killedAt = "2026-12-02T10:00:00Z"
         let partial = ledger.folder.file("backups/walletwatch-20261202T100000.000Z.sqlite.partial")
@@ -95,6 +98,7 @@ struct BackupCLITests {
         let left = try FileManager.default.contentsOfDirectory(atPath: backups).sorted()
         #expect(left.contains("walletwatch-20261202T100000.000Z.sqlite.partial"), "\(left)")
         #expect(!left.contains("walletwatch-20261202T100000.000Z.sqlite"))
+        _ = try await sqlite(ledger.database, "DROP TABLE ballast; VACUUM;")
 
         // The next backup removes what the killed one left; `keep` counts finished backups only.
         let next = try await ledger.cli("2026-12-03T10:00:00Z").run("backup", "--json")

@@ -113,7 +113,11 @@ struct EVMCLITests {
             url_env = "WALLETWATCH_TEST_RPC_URL"
             addresses = ["\(holder)"]
             history = "none"
+            [http]
+            retries = 1
             """)
+        // One retry, not the default three: the unreachable node's commands still log a retry
+        // (where the URL could leak) without sleeping through three backoffs each.
         // A provider's URL holds its key in the path (Infura's /v3/KEY, Alchemy's /v2/KEY), where
         // query redaction does not reach; the node answers JSON-RPC on any path.
         var environment = ["WALLETWATCH_TEST_RPC_URL": "\(node.url)/v3/\(key)", "WALLETWATCH_LOG_LEVEL": "trace"]

@@ -14,14 +14,15 @@ struct HelpCLITests {
         return result.stdout
     }
 
-    /// Every command, found through the SUBCOMMANDS lists from the root down.
-    func allCommands() async throws -> [[String]] {
-        var found: [[String]] = []
+    /// Every command, found through the SUBCOMMANDS lists from the root down, with its help at
+    /// 1000 columns (the text the lists were read from, so that each command is run once).
+    func allCommands() async throws -> [(path: [String], help: String)] {
+        var found: [(path: [String], help: String)] = []
         var queue: [[String]] = [[]]
         while let path = queue.first {
             queue.removeFirst()
-            found.append(path)
             let text = try await help(path, columns: 1000)
+            found.append((path, text))
             guard let start = text.range(of: "\nSUBCOMMANDS:\n") else { continue }
             for line in text[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
                 guard line.hasPrefix("  ") else { break }
@@ -34,12 +35,13 @@ struct HelpCLITests {
 
     @Test("every command's help: no paragraph breaks a line mid-sentence, and every example fits 80 columns")
     func paragraphs() async throws {
-        let commands = try await allCommands()
+        let found = try await allCommands()
+        let commands = found.map(\.path)
         #expect(commands.count > 40, "\(commands)")
         for command in ["backup", "check", "doctor"] { #expect(commands.contains([command])) }
-        for path in commands {
+        for (path, help) in found {
             // Wide enough that ArgumentParser wraps nothing: every line break left is the text's own.
-            let lines = try await help(path, columns: 1000).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             let overview = lines.prefix { !$0.hasPrefix("USAGE:") }
             for (line, next) in zip(overview, overview.dropFirst()) {
                 let prose = !line.isEmpty && !line.hasPrefix(" ")

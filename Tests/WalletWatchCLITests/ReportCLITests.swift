@@ -24,7 +24,16 @@ struct ReportCLITests {
 
     func cli(_ now: String = "2026-11-21T12:00:00Z") -> CLIRunner { CLIRunner(folder: folder, now: now) }
 
+    /// Writes the ledger described above into the test's folder. The 11 or 12 commands that
+    /// write it run once per `importPrices` in the test process (``FolderTemplates``); each
+    /// test gets a copy of the folder they wrote.
     func setUp(importPrices: Bool = true) async throws {
+        try await FolderTemplates.shared.snapshot("report importPrices=\(importPrices)") { folder in
+            try await Self.build(in: folder, importPrices: importPrices)
+        }.write(into: folder)
+    }
+
+    static func build(in folder: TemporaryDirectory, importPrices: Bool) async throws {
         folder.write("walletwatch.toml", """
             [rates]
             provider = "static"
@@ -34,7 +43,7 @@ struct ReportCLITests {
             "BTC/EUR" = "12"
             """)
         folder.write("prices.csv", "date,base,quote,rate\n2026-10-01,BTC,USD,10\n2026-10-02,BTC,USD,12\n2026-10-03,BTC,USD,14\n")
-        let october = cli("2026-10-05T12:00:00Z")
+        let october = CLIRunner(folder: folder, now: "2026-10-05T12:00:00Z")
         var steps: [[String]] = [
             ["asset", "add", "Cash", "--currency", "USD"], ["asset", "add", "Stack", "--currency", "BTC"],
             ["tx", "add", "Cash", "100", "--date", "2026-10-01T12:00:00Z"],
@@ -46,7 +55,7 @@ struct ReportCLITests {
         if importPrices { steps.insert(["rates", "import", "prices.csv"], at: 0) }
         for arguments in steps {
             let result = try await october.run(arguments)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            guard result.status == 0 else { throw SetupCommandError(arguments: arguments, result: result) }
         }
     }
 

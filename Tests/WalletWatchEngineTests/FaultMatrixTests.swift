@@ -32,6 +32,13 @@ struct FaultMatrixTests {
         }
     }
 
+    /// The longest pause before a retry. The 503 and 429 modes answer `Retry-After: 1` every
+    /// time, and the engine retries once: at the default cap of 2 s that is a second of sleep
+    /// per mode and endpoint (28 s of the suite), spent on nothing this suite asserts. Capped
+    /// here, the retry is still made and refused again; that `Retry-After` is honoured is
+    /// IngestTests' `rateLimitedOnce` (through the simulator) and RetryTests' (the client).
+    static let maxBackoff = Duration.milliseconds(50)
+
     /// 1 MiB, with oversized answers of 2 MiB: the limit is what is tested, and the suite
     /// stays light (the stress suite sends 100 MB with the default limits).
     static let maxResponseBytes = 1 << 20
@@ -112,7 +119,8 @@ struct FaultMatrixTests {
         for mode in Self.modes {
             await world.simulator.clearFaults()
             try await world.simulator.addFault(mode.fault, at: path)
-            let engine = world.engine(now: "2026-11-21T12:30:00Z", timeoutSeconds: mode.timeoutSeconds, maxResponseBytes: Self.maxResponseBytes)
+            let engine = world.engine(now: "2026-11-21T12:30:00Z", timeoutSeconds: mode.timeoutSeconds, maxResponseBytes: Self.maxResponseBytes,
+                                      maxBackoff: Self.maxBackoff)
             // --full, so that the Esplora pass asks for the tip too.
             let reports = try await engine.ingestor.ingest(sources: [source, other], full: true)
             #expect(reports[1].ok, "\(mode.name) at \(path): the other source must still ingest, got \(reports[1].error ?? "")")
@@ -147,7 +155,7 @@ struct FaultMatrixTests {
         for mode in Self.modes {
             await world.simulator.clearFaults()
             try await world.simulator.addFault(mode.fault, at: path)
-            let engine = world.engine(timeoutSeconds: mode.timeoutSeconds, maxResponseBytes: Self.maxResponseBytes)
+            let engine = world.engine(timeoutSeconds: mode.timeoutSeconds, maxResponseBytes: Self.maxResponseBytes, maxBackoff: Self.maxBackoff)
             let client = BarkdClient(source: "ark", baseURL: world.simulator.barkdURL("ark"), token: BearerToken("demo-token"), http: engine.http)
             do {
                 let batch = try await client.waitForNotifications(since: nil, timeout: .seconds(mode.timeoutSeconds))
@@ -168,7 +176,8 @@ struct FaultMatrixTests {
         let world = try await SimulatedWorld()
         let path = provider == .coingecko ? "/coingecko/api/v3/simple/price" : "/mempool/api/v1/prices"
         func engine(_ now: String, timeoutSeconds: Int = 60) -> Engine {
-            let base = world.engine(now: now, timeoutSeconds: timeoutSeconds, sources: [], maxResponseBytes: Self.maxResponseBytes)
+            let base = world.engine(now: now, timeoutSeconds: timeoutSeconds, sources: [], maxResponseBytes: Self.maxResponseBytes,
+                                   maxBackoff: Self.maxBackoff)
             var config = base.config
             config.rates = RatesConfig(provider: provider, url: provider == .coingecko ? world.simulator.coingeckoURL : world.simulator.mempoolURL,
                                        currencies: [.usd, .eur], maxAgeSeconds: 300)

@@ -29,17 +29,52 @@ struct MonthBaselineTests {
     }
 
     /// A fresh world: the wallet holding 300 USD before S, dedicated to the goal.
+    ///
+    /// Every world starts from the same database, so it is written once (a new file migrated
+    /// through every schema version, then the four writes below) and each world gets a copy of
+    /// its files: the property test makes two worlds a case, and writing each anew was most of
+    /// its time. What the cases then do runs on their own copy, through the real engine.
     final class World: Sendable {
         let folder = TemporaryDirectory("walletwatch-baseline")
         let database: AppDatabase
 
-        init() throws {
-            database = try AppDatabase.open(path: folder.file("walletwatch.sqlite"))
+        /// The set-up database's files (the database, and its WAL if one was left), by suffix.
+        static let template: Result<[String: Data], SetupError> = {
+            do {
+                let folder = TemporaryDirectory("walletwatch-baseline-template")
+                let path = folder.file("walletwatch.sqlite")
+                // Closed when it goes at the end of this scope, so that its files are whole.
+                do { try setUp(try AppDatabase.open(path: path)) }
+                var files: [String: Data] = [:]
+                for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
+                    files[suffix] = try Data(contentsOf: URL(fileURLWithPath: path + suffix))
+                }
+                return .success(files)
+            } catch {
+                return .failure(SetupError(description: "the baseline world's database could not be set up: \(error)"))
+            }
+        }()
+
+        struct SetupError: Error, CustomStringConvertible {
+            let description: String
+        }
+
+        static func setUp(_ database: AppDatabase) throws {
             let setup = Instant.at("2026-10-01T00:00:00Z")
             _ = try database.createManualAsset(name: "Cash", currency: .usd, now: setup)
             _ = try database.createGoal(name: "House", currency: .usd, target: 10_000_00, deadline: Day("2027-12-31"), now: setup)
             _ = try database.allocate(assetName: "Cash", assignments: [("House", "100%")], now: setup)
             _ = try database.addManualTransaction(assetName: "Cash", amount: "300", date: setup, note: nil, now: setup)
+        }
+
+        init() throws {
+            let path = folder.file("walletwatch.sqlite")
+            for (suffix, bytes) in try Self.template.get() {
+                guard FileManager.default.createFile(atPath: path + suffix, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
+                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path + suffix])
+                }
+            }
+            database = try AppDatabase.open(path: path)
         }
 
         func engine(at now: Instant) -> Engine {

@@ -6,6 +6,10 @@ import TestSupport
 /// with rows in everything `check` looks at: two manual assets (one shared by two goals, one
 /// dedicated to a goal, so that a deposit is allocated by Rule 1), the allocation history, a
 /// setting, and a month started and completed (its figures and their digest frozen).
+///
+/// The 14 commands that write it run once per `extraConfig` in the test process (see
+/// ``FolderTemplates``); each ledger is a byte-for-byte copy of that folder in a folder of its
+/// own, so a test changes only its own database.
 final class LedgerFolder: Sendable {
     let folder = TemporaryDirectory("walletwatch-ledger")
 
@@ -14,6 +18,14 @@ final class LedgerFolder: Sendable {
     func cli(_ now: String = "2026-12-01T10:00:00Z") -> CLIRunner { CLIRunner(folder: folder, now: now) }
 
     init(extraConfig: String = "") async throws {
+        try await FolderTemplates.shared.snapshot("ledger \(extraConfig)") { folder in
+            try await Self.build(in: folder, extraConfig: extraConfig)
+        }.write(into: folder)
+    }
+
+    /// Writes the ledger into `folder` through the built binary, as a user would.
+    private static func build(in folder: TemporaryDirectory, extraConfig: String) async throws {
+        func cli(_ now: String) -> CLIRunner { CLIRunner(folder: folder, now: now) }
         folder.write("walletwatch.toml", """
             [rates]
             provider = "static"
@@ -42,7 +54,8 @@ final class LedgerFolder: Sendable {
         ]
         for (now, arguments) in steps {
             let result = try await cli(now).run(arguments)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            // Thrown, not only expected: every test that would copy the ledger fails with it.
+            guard result.status == 0 else { throw SetupCommandError(arguments: arguments, result: result) }
         }
     }
 

@@ -41,8 +41,10 @@ final class SimulatedWorld: @unchecked Sendable {
 
     /// An engine at `now` with small retry delays. The default timeout is generous, so that a
     /// busy machine does not fail a test about something else; timeout tests pass a short one.
+    /// `maxBackoff` caps every pause before a retry, a `Retry-After` included: 2 s lets a test
+    /// see a `Retry-After: 1` honoured; a test about what a retried fault leaves passes less.
     func engine(now: String = "2026-11-21T12:00:00Z", timeoutSeconds: Int = 60, retries: Int = 1, sources: [SourceConfig]? = nil,
-                balanceCacheSeconds: Int = 300, maxResponseBytes: Int = 8 << 20) -> Engine {
+                balanceCacheSeconds: Int = 300, maxResponseBytes: Int = 8 << 20, maxBackoff: Duration = .seconds(2)) -> Engine {
         var config = AppConfig(file: nil, database: databasePath, balanceCacheSeconds: balanceCacheSeconds, sources: sources ?? self.sources())
         config.rates = RatesConfig(provider: .coingecko, url: simulator.coingeckoURL)
         // The same limits for the connections the engine makes itself (an Electrum session).
@@ -50,7 +52,7 @@ final class SimulatedWorld: @unchecked Sendable {
         let logger = logs.logger(label: "test")
         let http = CurlHTTPClient(
             configuration: HTTPClientConfiguration(connectTimeout: .seconds(10), timeout: .seconds(timeoutSeconds), maxResponseBytes: maxResponseBytes,
-                                                   retries: retries, initialBackoff: .milliseconds(20), maxBackoff: .seconds(2),
+                                                   retries: retries, initialBackoff: .milliseconds(20), maxBackoff: maxBackoff,
                                                    userAgent: "walletwatch-test"),
             logger: logger)
         return Engine(storage: Storage(database), config: config, clock: .fixed(.at(now)), http: http, logger: logger)
