@@ -4,7 +4,7 @@ extension EVMChain {
     /// The contracts behind `tokens = ["USDC", ...]` on each named chain: only tokens issued on
     /// that chain by their issuer (or, for DAI on Arbitrum and OP Mainnet, minted by Maker's own
     /// bridge) and confirmed by two independent sources, as researched on 2026-11-27 (the table
-    /// and its sources: Tests/WalletWatchSourcesTests/Fixtures/evm/TOKEN-CONTRACTS.md):
+    /// and its sources: docs/TOKEN-CONTRACTS.md):
     ///
     /// - USDC on all five: Circle's own list (circlefin/skills, "use-usdc") and the Uniswap default
     ///   token list, the Superchain list or CoinGecko's platform data.
