@@ -5,9 +5,7 @@ import Foundation
 public final class BackgroundProcess: @unchecked Sendable {
     private let process = Process()
     private let outputs = TemporaryDirectory("walletwatch-background")
-    private let exited = AsyncStream<Int32>.makeStream()
-    private let lock = NSLock()
-    private var status: Int32?
+    private let termination = ProcessExit()
 
     public init(_ executable: String, _ arguments: [String], environment: [String: String], currentDirectory: String) throws {
         let stdoutPath = outputs.file("stdout"), stderrPath = outputs.file("stderr")
@@ -20,17 +18,12 @@ public final class BackgroundProcess: @unchecked Sendable {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         process.standardInput = FileHandle.nullDevice
-        let continuation = exited.continuation
-        process.terminationHandler = { [weak self] process in
-            self?.lock.withLock { self?.status = process.terminationStatus }
-            continuation.yield(process.terminationStatus)
-            continuation.finish()
-        }
+        termination.watch(process)
         try process.run()
     }
 
     public var pid: Int32 { process.processIdentifier }
-    public var isRunning: Bool { lock.withLock { status == nil } }
+    public var isRunning: Bool { termination.status == nil }
 
     /// What it printed so far.
     public var stdout: String { (try? String(contentsOfFile: outputs.file("stdout"), encoding: .utf8)) ?? "" }
@@ -41,24 +34,11 @@ public final class BackgroundProcess: @unchecked Sendable {
 
     /// Its exit status, or nil when it is still running after `timeout`.
     public func exitStatus(within timeout: Duration) async -> Int32? {
-        if let status = lock.withLock({ status }) { return status }
-        return await withTaskGroup(of: Int32?.self) { group in
-            group.addTask { [exited] in
-                for await status in exited.stream { return status }
-                return self.lock.withLock { self.status }
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        await termination.status(within: timeout)
     }
 
     deinit {
-        if lock.withLock({ status == nil }) { kill(process.processIdentifier, SIGKILL) }
+        if termination.status == nil { kill(process.processIdentifier, SIGKILL) }
     }
 }
 

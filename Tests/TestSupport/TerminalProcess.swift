@@ -7,10 +7,9 @@ import Foundation
 public final class TerminalProcess: @unchecked Sendable {
     private let process = Process()
     private let master: Int32
-    private let exited = AsyncStream<Int32>.makeStream()
+    private let termination = ProcessExit()
     private let lock = NSLock()
     private var printed: [UInt8] = []
-    private var status: Int32?
     /// Whether the master side is still open (the reader closes it once the terminal closed).
     private var masterOpen = true
 
@@ -42,12 +41,7 @@ public final class TerminalProcess: @unchecked Sendable {
         process.standardInput = handle
         process.standardOutput = handle
         process.standardError = handle
-        let continuation = exited.continuation
-        process.terminationHandler = { [weak self] process in
-            self?.lock.withLock { self?.status = process.terminationStatus }
-            continuation.yield(process.terminationStatus)
-            continuation.finish()
-        }
+        termination.watch(process)
         do {
             try process.run()
         } catch {
@@ -94,24 +88,11 @@ public final class TerminalProcess: @unchecked Sendable {
 
     /// Its exit status, or nil when it is still running after `timeout`.
     public func exitStatus(within timeout: Duration) async -> Int32? {
-        if let status = lock.withLock({ status }) { return status }
-        return await withTaskGroup(of: Int32?.self) { group in
-            group.addTask { [exited] in
-                for await status in exited.stream { return status }
-                return self.lock.withLock { self.status }
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        await termination.status(within: timeout)
     }
 
     deinit {
-        if lock.withLock({ status == nil }) { kill(process.processIdentifier, SIGKILL) }
+        if termination.status == nil { kill(process.processIdentifier, SIGKILL) }
     }
 }
 
