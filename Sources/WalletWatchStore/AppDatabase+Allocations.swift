@@ -17,21 +17,30 @@ extension AppDatabase {
     /// The history row is dated `at`, moved to 1 ms after the pair's latest row when that is
     /// later, so that a pair's history never goes back in time and its latest row (ties: the
     /// last written) always equals the current state.
+    ///
+    /// Rule 1 calls this once per auto-allocated deposit, tens of thousands of times in the first
+    /// pass of a long history, so every statement is a cached one: GRDB's record requests build
+    /// their SQL and prepare it afresh on each call, which cost more than the writes themselves.
     @discardableResult
     static func writeTarget(
         _ db: Database, assetID: Int64, goalID: Int64, amount: Int128, at timestamp: Instant, now: Instant,
         reason: AllocationReason, txid: String? = nil, keepZero: Bool = false
     ) throws -> Bool {
-        let key: [String: any DatabaseValueConvertible] = ["asset_id": assetID, "goal_id": goalID]
-        let current = try AllocationRow.fetchOne(db, key: key)
+        let current = try StoredAmount.fetchOne(db.cachedStatement(sql: """
+            SELECT amount FROM asset_allocations WHERE asset_id = ? AND goal_id = ?
+            """), arguments: [assetID, goalID])?.value
         if amount == 0 && !keepZero {
             guard let current else { return false }
-            try AllocationRow.deleteOne(db, key: key)
+            try db.cachedStatement(sql: "DELETE FROM asset_allocations WHERE asset_id = ? AND goal_id = ?")
+                .execute(arguments: [assetID, goalID])
             // Removing a 0 dedication changes no target: no history row.
-            if current.amount == 0 { return true }
+            if current == 0 { return true }
         } else {
-            if current?.amount == amount { return false }
-            try AllocationRow(assetID: assetID, goalID: goalID, amount: amount, updatedAt: now).upsert(db)
+            if current == amount { return false }
+            try db.cachedStatement(sql: """
+                INSERT INTO asset_allocations (asset_id, goal_id, amount, updated_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (asset_id, goal_id) DO UPDATE SET amount = excluded.amount, updated_at = excluded.updated_at
+                """).execute(arguments: [assetID, goalID, StoredAmount(amount), now])
             // A new 0 dedication changes no target either (it was 0 before).
             if current == nil && amount == 0 { return true }
         }
@@ -40,17 +49,17 @@ extension AppDatabase {
         if let latest = try latestHistoryTimestamp(db, assetID: assetID, goalID: goalID), latest > timestamp {
             timestamp = latest.adding(milliseconds: 1)
         }
-        var history = AllocationHistoryRow(
-            assetID: assetID, goalID: goalID, amount: amount, timestamp: timestamp, createdAt: now,
-            reason: reason, txid: txid)
-        try history.insert(db)
+        try db.cachedStatement(sql: """
+            INSERT INTO allocation_history (asset_id, goal_id, amount, timestamp, created_at, month_label, reason, txid)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [assetID, goalID, StoredAmount(amount), timestamp, now, timestamp.monthLabel, reason, txid])
         return true
     }
 
     static func latestHistoryTimestamp(_ db: Database, assetID: Int64, goalID: Int64) throws -> Instant? {
-        try Instant.fetchOne(db, sql: """
+        try Instant.fetchOne(db.cachedStatement(sql: """
             SELECT MAX(timestamp) FROM allocation_history WHERE asset_id = ? AND goal_id = ?
-            """, arguments: [assetID, goalID])
+            """), arguments: [assetID, goalID])
     }
 }
 

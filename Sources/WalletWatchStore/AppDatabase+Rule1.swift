@@ -25,12 +25,18 @@ extension AppDatabase {
             for decision in decisions {
                 try writeTarget(db, assetID: assetID, goalID: decision.goalID, amount: decision.newTarget,
                                 at: decision.date, now: now, reason: .rule1, txid: decision.txid, keepZero: true)
-                try db.execute(sql: "UPDATE ledger SET rule1_applied_at = ? WHERE txid = ? AND asset_id = ?",
-                               arguments: [now, decision.txid, assetID])
+                try markRule1Applied(db, assetID: assetID, txid: decision.txid, now: now)
                 applied += 1
             }
         }
         return applied + (try applyRule1b(db, to: candidates, deposits: reserved, now: now))
+    }
+
+    /// Marks one transaction as allocated by Rule 1 or 1b, so that no later pass allocates it
+    /// again. A cached statement: it runs once per allocated deposit.
+    static func markRule1Applied(_ db: Database, assetID: Int64, txid: String, now: Instant) throws {
+        try db.cachedStatement(sql: "UPDATE ledger SET rule1_applied_at = ? WHERE txid = ? AND asset_id = ?")
+            .execute(arguments: [now, txid, assetID])
     }
 
     /// The asset's allocations as Rule 1 sees them (cancelled goals hold none).

@@ -28,16 +28,22 @@ extension AppDatabase {
     /// transactions that paid none are absent. Ordered by address, which orders Rule 1b's
     /// decisions when one transaction pays several reserved addresses.
     static func reservedDeposits(_ db: Database, of confirmed: [NewlyConfirmed]) throws -> [String: [Rule1b.Deposit]] {
+        // Only address lists reserve addresses: the other assets' transactions (a first pass of a
+        // long Ark history) need no query each.
+        let reserving = Set(try Int64.fetchAll(db, sql: """
+            SELECT DISTINCT a.id FROM assets a JOIN derived_addresses d ON d.source = a.source
+            WHERE a.kind = 'addresses' AND d.reserved_goal_id IS NOT NULL
+            """))
         var deposits: [String: [Rule1b.Deposit]] = [:]
-        for transaction in confirmed where deposits[transaction.key] == nil {
-            let rows = try Row.fetchAll(db, sql: """
+        for transaction in confirmed where reserving.contains(transaction.assetID) && deposits[transaction.key] == nil {
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT d.reserved_goal_id AS goal_id, g.status, r.amount FROM reserved_receipts r
                 JOIN assets a ON a.source = r.source AND a.kind = 'addresses'
                 JOIN derived_addresses d ON d.source = r.source AND d.address = r.address
                 JOIN goals g ON g.id = d.reserved_goal_id
                 WHERE a.id = ? AND r.txid = ?
                 ORDER BY r.address
-                """, arguments: [transaction.assetID, transaction.txid])
+                """), arguments: [transaction.assetID, transaction.txid])
             guard !rows.isEmpty else { continue }
             deposits[transaction.key] = try rows.map {
                 Rule1b.Deposit(goalID: try $0.decode(forColumn: "goal_id"), goalStatus: try $0.decode(forColumn: "status"),
@@ -67,8 +73,7 @@ extension AppDatabase {
                                 at: transaction.date, now: now, reason: .rule1b, txid: transaction.txid, keepZero: true)
             }
             guard !decisions.isEmpty else { continue }
-            try db.execute(sql: "UPDATE ledger SET rule1_applied_at = ? WHERE txid = ? AND asset_id = ?",
-                           arguments: [now, transaction.txid, transaction.assetID])
+            try markRule1Applied(db, assetID: transaction.assetID, txid: transaction.txid, now: now)
             applied += 1
         }
         return applied
