@@ -15,6 +15,7 @@ struct AssetCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a manual asset.",
             discussion: """
                 Examples:
@@ -40,6 +41,7 @@ struct AssetCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List assets with their balances.",
             discussion: "Example:\n  walletwatch asset list --json")
 
@@ -75,6 +77,7 @@ struct AssetCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show an asset's balance and how it is allocated across goals.",
             discussion: """
                 allocated = targets of active goals; spent = targets of finished goals; \
@@ -102,6 +105,7 @@ struct AssetCommand: AsyncParsableCommand {
 
     struct History: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "history",
             abstract: "Show an asset's allocation history, oldest first.",
             discussion: """
                 Every change of a target: yours (allocate), Rule 1's (a confirmed deposit or \
@@ -142,6 +146,7 @@ struct AssetCommand: AsyncParsableCommand {
 
     struct Addresses: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "addresses",
             abstract: "List an HD wallet's addresses; --deep looks past the gap limit.",
             discussion: """
                 An HD wallet (an esplora source with `descriptors` or `xpub`) watches each chain from index 0 up to gap_limit (receive) or change_gap_limit (change) unused addresses after the last used one. This lists every address of that window as the last `walletwatch ingest` left it: the receive chain first, then change, then the fixed addresses the config lists, each with its transaction count, confirmed balance and the goal it is reserved for (`walletwatch goal address`).
@@ -189,6 +194,7 @@ struct AssetCommand: AsyncParsableCommand {
 
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Rename an asset or change its currency.",
             discussion: """
                 The currency is locked once the asset has a transaction. Renaming an asset fed by \

@@ -19,6 +19,7 @@ struct CurrencyCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List every currency: ISO money, built-in coins and tokens, your units.",
             discussion: """
                 JSON: [{"code", "decimals", "coingecko_id", "name", "kind": "iso"|"builtin"|"custom"}].
@@ -50,6 +51,7 @@ struct CurrencyCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a unit of your own: a share, a gram of gold, a coin not built in.",
             discussion: """
                 CODE is 2 to 10 letters, digits or dots, and not an ISO or built-in code. \
@@ -84,6 +86,7 @@ struct CurrencyCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove a unit you added, while nothing uses it.",
             discussion: """
                 Refused (exit 65) while an asset, a goal, a saving plan, a rate or the display \

@@ -17,6 +17,7 @@ struct GoalCommand: AsyncParsableCommand {
 
     struct Address: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "address",
             abstract: "Give a goal its own deposit address in an HD wallet.",
             discussion: """
                 Reserves the next unused receive address of the HD wallet ASSET (an esplora source with `descriptors` or `xpub`) for the goal, or shows the one already reserved while it is still unused, with a BIP21 URI to hand to a payer or a wallet app. A confirmed deposit to that address is allocated to the goal (Rule 1b), even when the wallet is shared between goals: the address says where the money belongs. Once it is used, the next call reserves a fresh one. A cancelled or finished goal's reservation no longer applies.
@@ -45,6 +46,7 @@ struct GoalCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a goal.",
             discussion: """
                 TARGET is in the goal's currency, in major units (10000, 0.5 for BTC).
@@ -83,6 +85,7 @@ struct GoalCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List goals with their progress.",
             discussion: "Example:\n  walletwatch goal list --json")
 
@@ -121,6 +124,7 @@ struct GoalCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show a goal with each asset's allocation and funded amount.",
             discussion: """
                 An asset funds its whole target while its balance covers all of its targets, and a \
@@ -142,6 +146,7 @@ struct GoalCommand: AsyncParsableCommand {
 
     struct Cancel: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "cancel",
             abstract: "Cancel a goal and free its allocations.",
             discussion: "Example:\n  walletwatch goal cancel Vacation")
         @OptionGroup var global: GlobalOptions
@@ -155,6 +160,7 @@ struct GoalCommand: AsyncParsableCommand {
 
     struct Finish: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "finish",
             abstract: "Mark a goal as finished; its allocations count as spent.",
             discussion: "Example:\n  walletwatch goal finish House")
         @OptionGroup var global: GlobalOptions
@@ -168,6 +174,7 @@ struct GoalCommand: AsyncParsableCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete a goal with its allocations and plans.",
             discussion: "Closed months keep their frozen figures.\n\nExample:\n  walletwatch goal delete Vacation")
         @OptionGroup var global: GlobalOptions

@@ -25,6 +25,7 @@ struct MonthCommand: AsyncParsableCommand {
 
     struct Plan: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "plan",
             abstract: "Show or change what each goal should receive in a month.",
             discussion: """
                 required = what the goal still misses / the months left (the current month \
@@ -94,7 +95,7 @@ struct MonthCommand: AsyncParsableCommand {
         }
 
         struct Skip: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Plan nothing for a goal this month.",
+            static let configuration = CommandConfiguration(commandName: "skip", abstract: "Plan nothing for a goal this month.",
                                                             discussion: "Example:\n  walletwatch month plan skip Vacation")
             @OptionGroup var global: GlobalOptions
             @Argument(help: "The goal.") var goal: String
@@ -109,7 +110,7 @@ struct MonthCommand: AsyncParsableCommand {
         }
 
         struct Reset: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Go back to the required amount for a goal.",
+            static let configuration = CommandConfiguration(commandName: "reset", abstract: "Go back to the required amount for a goal.",
                                                             discussion: "Example:\n  walletwatch month plan reset House")
             @OptionGroup var global: GlobalOptions
             @Argument(help: "The goal.") var goal: String
@@ -126,6 +127,7 @@ struct MonthCommand: AsyncParsableCommand {
 
     struct Start: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "start",
             abstract: "Start tracking the current month.",
             discussion: """
                 Runs an ingest pass first, so that what arrived before the start is counted before \
@@ -146,6 +148,7 @@ struct MonthCommand: AsyncParsableCommand {
 
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Show what each goal received this month and what is left to close it.",
             discussion: """
                 planned, contributed and remaining are in each goal's currency; *_display amounts \
@@ -206,6 +209,7 @@ struct MonthCommand: AsyncParsableCommand {
 
     struct Complete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "complete",
             abstract: "Close the executing month, freezing its figures and rates.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: JSONOption
@@ -246,7 +250,7 @@ struct MonthCommand: AsyncParsableCommand {
     }
 
     struct History: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Closed months with their frozen figures.")
+        static let configuration = CommandConfiguration(commandName: "history", abstract: "Closed months with their frozen figures.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: JSONOption
 

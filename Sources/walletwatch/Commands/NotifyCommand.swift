@@ -20,6 +20,7 @@ struct NotifyCommand: ParsableCommand {
 
     struct Test: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "test",
             abstract: "Send a test event to one target now.",
             discussion: """
                 Sends an event named `test` to the [[notify]] entry NAME at once, signed like every other event, and says whether the target acknowledged it (a 2xx answer). It is not queued: when it fails, the command exits 1 with the reason (the HTTP status, or why no connection was made), and `notify log` keeps it as failed. Use it after editing the config, or to check a receiver's signature verification.
@@ -43,6 +44,7 @@ struct NotifyCommand: ParsableCommand {
 
     struct Log: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "log",
             abstract: "List the outbox's deliveries: pending, delivered, failed.",
             discussion: """
                 Every event sent or still to send, one line per event and target, oldest first: its id (the X-Walletwatch-Delivery header), the event, the target, its status, how many attempts were made, when the event was written, when it was delivered, and the last attempt's error. Pending deliveries are sent by `run` or `serve`; a command alone (`ingest`, `tx add`) only writes them. --failed lists only the deliveries given up after 24 h of retries (or whose target left the config).

@@ -7,6 +7,7 @@ import WalletWatchPresentation
 extension RatesCommand {
     struct Backfill: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "backfill",
             abstract: "Fetch daily prices of every coin in use from the provider into the rate history.",
             discussion: """
                 Portfolio figures (cost basis, gains, the time-weighted return, the value timeline) and each transaction's value at its date need a price at every date. This asks the [rates] provider for one price per UTC day of every priced coin (BTC, and each coin held or saved towards that has a CoinGecko id) in each quote currency (the [rates] currencies, the display currency, the goals' money), over the ledger's span (the first transaction's day through today) or from --since, and keeps each day's price in the rate history with the provider's name. Only days without a daily price are asked for: a second run asks for nothing already known, and `walletwatch run` and `serve` do the same at start, each new day, and when a coin comes into use.

@@ -82,7 +82,7 @@ struct SettingsCommand: AsyncParsableCommand {
         defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List every setting with its value.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List every setting with its value.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: JSONOption
 
@@ -99,7 +99,7 @@ struct SettingsCommand: AsyncParsableCommand {
     }
 
     struct Get: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print one setting.", discussion: "Example:\n  walletwatch settings get display_currency")
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print one setting.", discussion: "Example:\n  walletwatch settings get display_currency")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The key.") var key: String
 
@@ -110,6 +110,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Change a setting.",
             discussion: """
                 Examples:
@@ -129,7 +130,7 @@ struct SettingsCommand: AsyncParsableCommand {
     }
 
     struct Unset: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Return a setting to its default.")
+        static let configuration = CommandConfiguration(commandName: "unset", abstract: "Return a setting to its default.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The key.") var key: String
 

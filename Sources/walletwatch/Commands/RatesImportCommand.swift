@@ -7,6 +7,7 @@ import WalletWatchPresentation
 extension RatesCommand {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import daily prices from a CSV file into the rate history.",
             discussion: """
                 The file starts with a header naming the columns date, base, quote and rate (any \

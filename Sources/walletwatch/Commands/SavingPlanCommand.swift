@@ -24,6 +24,7 @@ struct SavingPlanCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a regular saving plan.",
             discussion: """
                 AMOUNT is in major units of the plan's currency (250, 0.001, or 150000sat for BTC); the currency is the asset's unless --currency names another: an automatic plan of 100 USD into an ETH asset records amount / price on each due date, in wei, rounded half to even once (the price of that day, else the latest before it; a date without any waits, with a warning, until `rates backfill`, `rates set` or `rates import` brings one). --every defaults to month, --start (the first due date) to today, --method to reminder: an automatic plan writes into the ledger on its own, so it is never chosen for you. A start date in the past is caught up at once: an automatic plan records each due date since, a reminder plan decides each from the deposits already stored.
@@ -65,6 +66,7 @@ struct SavingPlanCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the saving plans with their next due date and the latest one's status.",
             discussion: """
                 The latest due date's status is recorded (an automatic plan's deposit), pending (a reminder within its 7 days), fulfilled or missed. A plan whose goal is no longer active rests: no next due date. Listing brings the plans up to date first.
@@ -103,6 +105,7 @@ struct SavingPlanCommand: AsyncParsableCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete a saving plan.",
             discussion: "The deposits it recorded stay in the ledger.\n\nExample:\n  walletwatch saving-plan delete Rent")
 

@@ -17,6 +17,7 @@ struct SourceCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Check a source, ask its server, append it to the config and run its first pass.",
             discussion: """
                 Each flag is named after the config key it writes (README, "Configuration"). \
@@ -198,6 +199,7 @@ struct SourceCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the sources: kind, assets, last pass and its result.",
             discussion: """
                 The configured sources in the config's order, then sources no longer in the \
@@ -235,6 +237,7 @@ struct SourceCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Take a source out of the config; its assets and their history stay.",
             discussion: """
                 The source's [[sources]] block leaves the config file; every other byte stays \

@@ -19,6 +19,7 @@ struct TagCommand: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Create a tag.",
             discussion: "Example:\n  walletwatch tag create groceries --color '#2E86DE' --emoji 🛒")
         @OptionGroup var global: GlobalOptions
@@ -34,6 +35,7 @@ struct TagCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List tags with how many transactions carry them.",
             discussion: """
                 `waiting` counts labels imported for transactions not ingested yet.
@@ -71,6 +73,7 @@ struct TagCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Tag a transaction (tags that do not exist yet are created).",
             discussion: """
                 An unknown txid is refused (exit 65).
@@ -96,6 +99,7 @@ struct TagCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove tags from a transaction.",
             discussion: "Example:\n  walletwatch tag remove ark:ark:42 groceries")
         @OptionGroup var global: GlobalOptions
@@ -115,6 +119,7 @@ struct TagCommand: AsyncParsableCommand {
 
     struct Rename: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rename",
             abstract: "Rename a tag; its transactions keep it.",
             discussion: "Example:\n  walletwatch tag rename food groceries")
         @OptionGroup var global: GlobalOptions
@@ -128,7 +133,7 @@ struct TagCommand: AsyncParsableCommand {
     }
 
     struct Activate: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Allow a deactivated tag to be assigned again.")
+        static let configuration = CommandConfiguration(commandName: "activate", abstract: "Allow a deactivated tag to be assigned again.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The tag's name.") var name: String
 
@@ -140,6 +145,7 @@ struct TagCommand: AsyncParsableCommand {
 
     struct Deactivate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "deactivate",
             abstract: "Keep a tag on its transactions but stop it being assigned.",
             discussion: "Example:\n  walletwatch tag deactivate 2025-vacation")
         @OptionGroup var global: GlobalOptions
@@ -153,6 +159,7 @@ struct TagCommand: AsyncParsableCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete a tag and its assignments (the transactions stay).",
             discussion: "Example:\n  walletwatch tag delete old-label")
         @OptionGroup var global: GlobalOptions
@@ -166,6 +173,7 @@ struct TagCommand: AsyncParsableCommand {
 
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Export tags as BIP-329 labels (JSON lines).",
             discussion: """
                 One line per tagged txid: {"type":"tx","ref":TXID,"label":"tag1, tag2"}. Wallets \
@@ -198,6 +206,7 @@ struct TagCommand: AsyncParsableCommand {
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import BIP-329 labels as tags.",
             discussion: """
                 `tx` records become tags (labels split on commas); missing tags are created; labels \

@@ -17,6 +17,7 @@ struct TxCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Record a deposit (positive) or withdrawal (negative) on a manual asset.",
             discussion: """
                 AMOUNT is in the asset's currency: 250.50, -20, 0.015 (BTC), 1500sat (BTC). \
@@ -57,6 +58,7 @@ struct TxCommand: AsyncParsableCommand {
 
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change the amount, date or note of a manual transaction.",
             discussion: """
                 Refused when the change would make the balance negative at any point; the message \
@@ -100,6 +102,7 @@ struct TxCommand: AsyncParsableCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete a manual transaction.",
             discussion: """
                 Refused when a later withdrawal depends on it. Its tags stay attached to the txid.
@@ -125,6 +128,7 @@ struct TxCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List transactions, newest first.",
             discussion: """
                 Dates (--since, --until) take 2026-11-02 (a whole day in your time zone) or an \
@@ -173,6 +177,7 @@ struct TxCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show one transaction (every asset it touches) with its tags.",
             discussion: "Example:\n  walletwatch tx show ark:ark:42 --json")
 
