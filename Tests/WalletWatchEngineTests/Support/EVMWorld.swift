@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Testing
 import TestSupport
 import WalletWatchCore
 import WalletWatchEngine
@@ -7,9 +8,15 @@ import WalletWatchNet
 import WalletWatchSources
 import WalletWatchStore
 
-/// One real EVM chain (py-evm through eth-tester, `Tests/Support/evm`) shared by a suite's
-/// tests, which each make accounts of their own, and engines with a database of their own
-/// pointed at it over real HTTP.
+/// The suites on the one shared chain (``EVMChainHost``), one test at a time: a test sets the
+/// node's finality and faults, mines, and counts the requests the node saw, which another
+/// test's activity on the same chain would change.
+@Suite("EVM: on one real py-evm chain", .serialized)
+enum EVMChainTests {}
+
+/// One real EVM chain (py-evm through eth-tester, `Tests/Support/evm`) shared by the tests of
+/// ``EVMChainTests``, which each make accounts of their own, and engines with a database of
+/// their own pointed at it over real HTTP.
 actor EVMChainHost {
     static let shared = EVMChainHost()
     private var node: EVMNode?
