@@ -9,9 +9,9 @@ enum StressSwitch {
 /// The fault, crash and load suite's heavy half: a SIGKILL in the middle of a 100,000-movement
 /// ingest, a minute of CLI writes against a daemon ingesting every second, 50 ingests with
 /// random faults watched for leaks, and hostile sources. Each test takes tens of seconds and
-/// loads the machine, so they run one at a time, only when `WALLETWATCH_STRESS=1`:
-/// `scripts/test` runs them after the rest of the suite, on their own
-/// (`WALLETWATCH_STRESS=1 swift test --filter StressTests`).
-@Suite("Stress: crashes, load, leaks and hostile sources", .serialized,
+/// loads the machine, so they run only when `WALLETWATCH_STRESS=1`: `scripts/test` runs them
+/// after the rest of the suite, on their own, two at a time like the suite (each uses folders,
+/// databases and servers of its own; what they assert is memory, files and outcomes, not time).
+@Suite("Stress: crashes, load, leaks and hostile sources",
        .enabled(if: StressSwitch.enabled, "set WALLETWATCH_STRESS=1 to run the stress suite (scripts/test does)"))
 enum StressTests {}
