@@ -49,20 +49,7 @@ struct SourceCLITests {
 
         /// A config of the user's: no sources yet, static rates, short timeouts.
         func writeConfig() {
-            folder.write("walletwatch.toml", """
-                # my walletwatch config
-                database = "walletwatch.sqlite"
-
-                [rates]
-                provider = "static"   # no price API in tests
-                currencies = ["USD"]
-                [rates.static]
-                "BTC/USD" = "60000"
-
-                [http]
-                timeout_seconds = 10
-                # the end
-                """)
+            folder.write("walletwatch.toml", SourceCLITests.userConfig())
         }
 
         func bytes() throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: config))) }
@@ -73,6 +60,25 @@ struct SourceCLITests {
             let simulator = self.simulator
             Task { await simulator.stop() }
         }
+    }
+
+    /// A config as a user writes one, comments and all (`source add` must keep every byte of
+    /// it): no sources yet, static rates (`rates` lines besides BTC/USD), short timeouts.
+    static func userConfig(rates: [String] = []) -> String {
+        """
+        # my walletwatch config
+        database = "walletwatch.sqlite"
+
+        [rates]
+        provider = "static"   # no price API in tests
+        currencies = ["USD"]
+        [rates.static]
+        "BTC/USD" = "60000"
+        \(rates.map { $0 + "\n" }.joined())
+        [http]
+        timeout_seconds = 10
+        # the end
+        """
     }
 
     /// What OpenSSL reads as the fingerprint of the simulator's certificate: `AB:CD:...`.

@@ -44,21 +44,7 @@ struct SourceKindsCLITests {
             watched = await simulator.arkadeAddress(ofKey: SourceKindsCLITests.arkKey)
             _ = try await simulator.arkadeReceive(address: watched, amount: 50_000, batch: true)
             _ = try await simulator.arkadeReceive(address: watched, amount: 15_000)
-            folder.write("walletwatch.toml", """
-                # my walletwatch config
-                database = "walletwatch.sqlite"
-
-                [rates]
-                provider = "static"   # no price API in tests
-                currencies = ["USD"]
-                [rates.static]
-                "BTC/USD" = "60000"
-                "ETH/USD" = "3000"
-
-                [http]
-                timeout_seconds = 10
-                # the end
-                """)
+            folder.write("walletwatch.toml", SourceCLITests.userConfig(rates: [#""ETH/USD" = "3000""#]))
         }
 
         var config: String { folder.file("walletwatch.toml") }
