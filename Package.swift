@@ -60,6 +60,8 @@ let package = Package(
             pkgConfig: "libsecp256k1",
             providers: [.apt(["libsecp256k1-dev"])]
         ),
+        // xxHash's reference library: XXH3, the digest that tells an unchanged barkd history (BodySpool).
+        .systemLibrary(name: "CXXHash", path: "Sources/CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         // OpenSSL's libcrypto, for RIPEMD-160 only (HASH160), which swift-crypto does not have.
         .systemLibrary(name: "COpenSSLCrypto", path: "Sources/COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "WalletWatchCore"),
@@ -75,9 +77,9 @@ let package = Package(
         .target(name: "WalletWatchSources", dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchNet", crypto]),
         .target(
             name: "WalletWatchEngine",
-            // Crypto: SHA-256 of a downloaded barkd history, to recognise an unchanged one.
+            // CXXHash: XXH3 of a downloaded barkd history, to recognise an unchanged one.
             dependencies: ["WalletWatchCore", "WalletWatchBitcoin", "WalletWatchStore", "WalletWatchSources", "WalletWatchNet", logging, lifecycle, "TOMLKit",
-                           crypto]
+                           "CXXHash"]
         ),
         // What views show: JSON documents, formats, charts, the page. Shared by the CLI and the web view.
         .target(name: "WalletWatchPresentation", dependencies: ["WalletWatchEngine", "WalletWatchCore", .product(name: "Mustache", package: "swift-mustache")]),

@@ -123,7 +123,8 @@ extension AppDatabase {
 }
 
 /// The digest of a body, and of its first bytes (``BodyDigest/headBytes``), as text naming
-/// its function (`xxh64:` and 16 hexadecimal digits; older versions stored a bare SHA-256).
+/// its function (`xxh3:` and 16 hexadecimal digits; older versions stored `xxh64:` digests,
+/// and before them a bare SHA-256).
 public struct BodyDigest: Sendable, Hashable {
     /// How much of a body its head digest covers.
     public static let headBytes = 64 << 10

@@ -4,7 +4,7 @@ import WalletWatchCore
 import WalletWatchNet
 import WalletWatchStore
 
-/// A response body kept in a file while it arrives, with its digest (``XXH64``) and size, so that the
+/// A response body kept in a file while it arrives, with its digest (``BodyHasher``, XXH3) and size, so that the
 /// download never waits for the database and the database never waits for the network
 /// (docs/ARCHITECTURE.md, "One ingest").
 ///
@@ -21,7 +21,7 @@ import WalletWatchStore
 /// by the pass; the mutex orders the two.
 final class BodySpool: HTTPBodyConsumer {
     private struct State {
-        var hasher = XXH64()
+        let hasher = BodyHasher()
         var head: [UInt8] = []
         var headDigest: String?
         var bytes = 0
@@ -69,7 +69,7 @@ final class BodySpool: HTTPBodyConsumer {
     func finish() throws -> Spooled {
         try state.withLock { state in
             if state.keeps == nil { try decideOnHead(&state) }
-            return Spooled(digest: BodyDigest(whole: Self.named(state.hasher), head: state.headDigest!),
+            return Spooled(digest: BodyDigest(whole: state.hasher.named(), head: state.headDigest!),
                            bytes: state.bytes, isKept: state.keeps!)
         }
     }
@@ -83,9 +83,7 @@ final class BodySpool: HTTPBodyConsumer {
 
     /// The head is complete (or so is the body): keep the bytes unless the head is the last body's.
     private func decideOnHead(_ state: inout State) throws {
-        var head = XXH64()
-        state.head.withUnsafeBytes { head.update($0) }
-        let digest = Self.named(head)
+        let digest = state.head.withUnsafeBytes { BodyHasher.named($0) }
         state.headDigest = digest
         state.keeps = digest != skipHead
         if state.keeps == true { try state.head.withUnsafeBytes { try append($0) } }
@@ -102,12 +100,6 @@ final class BodySpool: HTTPBodyConsumer {
             }
             written += result
         }
-    }
-
-    /// A digest as stored, named after its function: a digest stored by an older walletwatch
-    /// (a bare SHA-256) never matches one, so its first pass compares the history once.
-    private static func named(_ hasher: XXH64) -> String {
-        "xxh64:" + hasher.hexDigest()
     }
 }
 
