@@ -23,6 +23,7 @@ import collections
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -223,10 +224,11 @@ def ark_ingest(count):
     body_bytes = os.path.getsize(body_path)
 
     log(f"{count:,} movements: the floor, curl fetching the body")
-    curl_runs = []
+    curl_runs, curl_transfers = [], []
     for _ in range(5):
-        wall, _, _ = measured(["curl", "-sf", "-H", "Authorization: Bearer t", "-o", "/dev/null", url])
+        wall, _, out = measured(["curl", "-sf", "-H", "Authorization: Bearer t", "-o", "/dev/null", "-w", "%{time_total}", url])
         curl_runs.append(wall)
+        curl_transfers.append(float(out))
 
     sources = f'[[sources]]\nname = "ark"\nkind = "barkd"\nurl = "{base}/barkd/ark"\ntoken_file = "token"\nark_asset = "Ark wallet"\n'
     runs = 3 if count <= 100_000 else 1
@@ -253,6 +255,9 @@ def ark_ingest(count):
         reingest_runs.append(rewall)
         reingest_peaks.append(repeak)
     rows_changed = int(sqlite(database, "SELECT COUNT(*) FROM transactions WHERE last_updated > '2026-11-21T12:00:00.000Z'")) - int(before)
+
+    log(f"{count:,} movements: the daemon's no-change passes (`run`, a pass a second)")
+    daemon_passes = daemon_pass_durations(folder, sources, passes=9)
 
     log(f"{count:,} movements: the write lock and `tag create` beside a first ingest and beside a no-change re-ingest")
     probe_folder = os.path.join(work, f"probe{count}")
@@ -301,10 +306,45 @@ def ark_ingest(count):
         "ratio_to_floor": median(ingest_runs) / floor,
         "reingest_s": median(reingest_runs), "reingest_runs_s": reingest_runs, "reingest_peak_kib": max(reingest_peaks),
         "reingest_ratio_to_curl": median(reingest_runs) / curl, "reingest_rows_changed": rows_changed,
+        "floor_curl_transfer_s": median(curl_transfers), "daemon_pass_s": median(daemon_passes), "daemon_passes_s": daemon_passes,
+        "daemon_pass_ratio_to_curl": median(daemon_passes) / curl,
+        "daemon_pass_ratio_to_curl_transfer": median(daemon_passes) / median(curl_transfers),
         "first_ingest_probes": first_probes.figures(), "reingest_probes": again_probes.figures(),
         "step_decode_s": decode["wall_s"], "step_decode_mb_per_s": decode["mb_per_s"],
         "step_write_s": write["wall_s"], "step_write_us_per_row": write["per_item_us"],
     }
+
+
+def daemon_pass_durations(folder, sources, passes):
+    """`walletwatch run` on `folder`'s ingested database, each source on a 1-second interval,
+    until it has logged `passes` passes after its first: their durations as it logged them
+    (`duration_ms`, from the pass's start to its published result), the first left out (it
+    prepares the statements the others reuse). What a pass of the daemon costs, without a
+    process's start, which `run` pays once."""
+    config = os.path.join(folder, "daemon.toml")
+    with open(os.path.join(folder, "walletwatch.toml")) as file:
+        text = file.read()
+    with open(config, "w") as file:
+        file.write(text.replace(sources, sources + "interval_seconds = 1\n"))
+    os.chmod(config, 0o600)
+    err_path = os.path.join(work, "daemon.err")
+    with open(err_path, "wb") as err:
+        daemon = subprocess.Popen([f"{BIN}/walletwatch", "run"], stdout=subprocess.DEVNULL, stderr=err, cwd=folder,
+                                  env={**os.environ, "WALLETWATCH_CONFIG": config, "WALLETWATCH_LOG_LEVEL": "info"})
+        lines, deadline = [], time.time() + 120 + passes * 10
+        while len(lines) < passes + 1 and time.time() < deadline and daemon.poll() is None:
+            time.sleep(0.2)
+            lines = [line for line in open(err_path).read().splitlines() if line.endswith(" ingested")]
+        daemon.send_signal(signal.SIGTERM)
+        daemon.wait(timeout=60)
+    if len(lines) < passes + 1:
+        raise SystemExit(f"bench: the daemon logged {len(lines)} passes: {open(err_path).read()[-2000:]}")
+    durations = []
+    for line in lines[1:passes + 1]:
+        fields = dict(re.findall(r"(\w+)=(\S+)", line))
+        assert fields["new"] == fields["updated"] == fields["dropped"] == "0", line
+        durations.append(int(fields["duration_ms"]) / 1000)
+    return durations
 
 
 def esplora_incremental():
@@ -1180,6 +1220,15 @@ def table(results):
     for ark in results["ark"]:
         lines.append(f"{ark['movements']:>9,} movements{'':<17}{ark['reingest_s']:>10.2f}s{ark['floor_curl_s']:>7.2f}s"
                      f"{ark['reingest_ratio_to_curl']:>6.2f}x{'<=1.3x':>8}{ark['reingest_rows_changed']:>14}{mib(ark['reingest_peak_kib']):>10}")
+    lines.append("  (walletwatch: the `ingest` command, a whole process; curl: a whole process too)")
+    lines.append("")
+    lines.append(f"{'no-change pass of the daemon':<34}{'walletwatch':>12}{'curl':>8}{'ratio':>7}{'curl -w':>9}{'ratio':>7}{'target':>8}")
+    for ark in results["ark"]:
+        lines.append(f"{ark['movements']:>9,} movements{'':<17}{ark['daemon_pass_s']:>10.3f}s{ark['floor_curl_s']:>7.3f}s"
+                     f"{ark['daemon_pass_ratio_to_curl']:>6.2f}x{ark['floor_curl_transfer_s']:>8.3f}s"
+                     f"{ark['daemon_pass_ratio_to_curl_transfer']:>6.2f}x{'<=1.3x':>8}")
+    lines.append("  (walletwatch: the median of 9 passes of `run` as it logs them, a pass a second; curl: its process,")
+    lines.append("   then its own time_total, which leaves out its start)")
     lines.append("")
     lines.append(f"{'beside the ingest':<34}{'longest lock wait':>18}{'tag create max':>16}{'runs':>6}{'target':>8}")
     for ark in results["ark"]:
