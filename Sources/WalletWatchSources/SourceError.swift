@@ -13,6 +13,9 @@ public struct SourceError: Classified, Equatable {
         case status(Int)
         /// A 2xx answer that is not what the API documents (not JSON, a missing field, a wrong type).
         case answer
+        /// An answer in the API's own form saying that the server refused the call: a JSON-RPC
+        /// error object (a range too wide for a provider, a method the node lacks, a revert).
+        case refused
     }
 
     /// The configured source name.

@@ -218,6 +218,12 @@ extension EVMChainTests {
             try await Self.refused(["otsUnavailable": true], history: .otterscan, expected: "needs an Erigon node")
         }
 
+        @Test("an eth_getLogs error that halving the range does not cure fails the pass in one line, the node's message shown")
+        func logsRefused() async throws {
+            // Every range is refused, down to one block: then the range was not the problem.
+            try await Self.refused(["rpcError": ["eth_getLogs": "backend unavailable"]], history: .none, token: true, expected: "backend unavailable")
+        }
+
         @Test("a log of another contract than asked is refused")
         func foreignLogs() async throws {
             // Another token's transfer to the same address, which the node then returns unasked.

@@ -76,5 +76,32 @@ extension EVMChainTests {
             // 30 | 30 | 10+10+10 | 10: at least four pages of at most 25 (a block of 30 is one page).
             #expect(searches >= 4, "\(stats)")
         }
+
+        @Test("a node that caps eth_getLogs at 3 blocks, as providers do: the token's logs come in windows it answers, every transfer once")
+        func logWindows() async throws {
+            let world = try await EVMWorld()
+            let holder = try await world.account("windowed-logs")
+            let contract = try #require(try await world.node.control("deployToken", ["name": "USD Coin", "symbol": "USDC", "decimals": 6])["address"] as? String)
+            // Eight mints of 1 to 8 units, one a block: a history of at least 8 blocks.
+            let mints: [[String: Any]] = (1...8).map { ["type": "mint", "token": contract, "to": holder, "amount": "\($0)"] }
+            _ = try await world.node.control("batch", ["operations": mints, "perBlock": 1])
+            try await world.mine()
+            _ = try await world.node.control("setFaults", ["logsMaxBlocks": 3])
+            _ = try await world.node.control("requestStats", ["reset": true])
+            let token = EVMSourceConfig.Token(contract: try #require(EVMAddress(contract)), currency: "USDC", asset: "windowed USDC")
+            let source = world.source("windowed", addresses: [holder], tokens: [token], history: .none)
+            let report = try #require(try await world.engine(sources: [source]).ingestor.ingest().first)
+            let stats = try await world.node.control("requestStats")
+            _ = try await world.node.control("clearFaults")
+            #expect(report.ok && report.warnings.isEmpty, "\(report.error ?? "") \(report.warnings)")
+            let rows = try world.database.transactions().filter { $0.assetName == "windowed USDC" }
+            #expect(rows.count == 8 && Set(rows.map(\.transaction.txid)).count == 8, "every mint once: \(rows.count)")
+            #expect(Set(rows.map(\.transaction.amount)) == Set((1...8).map { Int128($0) }))
+            #expect(try world.balance("windowed USDC")?.counted == 36)
+            // Two calls a window (the holder as sender, then as receiver): the whole range refused,
+            // then at least three windows of at most 3 blocks over the 8 blocks of mints.
+            let calls = (stats["methods"] as? [String: Any])?["eth_getLogs"] as? Int ?? 0
+            #expect(calls >= 8, "\(stats)")
+        }
     }
 }

@@ -155,7 +155,7 @@ extension Doctor {
                 return DoctorCheck(name: name, ok: false, detail: "no answer in time: \(evidence); over Tor, a first connection can take a while: raise [http] timeout_seconds")
             case .transport:
                 return DoctorCheck(name: name, ok: false, detail: "the connection failed: \(evidence)")
-            case .status, .answer:
+            case .status, .answer, .refused:
                 return DoctorCheck(name: name, ok: false, detail: "answers, but not like an Electrum server walletwatch can use: \(evidence)")
             }
         } catch {
@@ -224,7 +224,7 @@ extension Doctor {
             return "wrong URL (no such path): \(evidence); the url should be \(urlHint)"
         case .status(let status) where status >= 500:
             return "the server failed (HTTP \(status)): \(evidence); try again later"
-        case .status:
+        case .status, .refused:
             return "refused: \(evidence)"
         case .answer:
             return "answers, but not like \(api): \(evidence); is the url that of \(api)?"

@@ -166,6 +166,9 @@ extension EVMFace {
             guard from <= to else { throw EVMRPCError.invalidParams("invalid block range params") }
             (first, last) = (from, to)
         }
+        if let limit = faults.logRangeLimit, last - first + 1 > limit {
+            throw EVMRPCError(-32000, "exceed maximum block range: \(limit)")
+        }
         var addresses: Set<EVMAddress>?
         switch filter["address"] {
         case nil, .null?: addresses = nil

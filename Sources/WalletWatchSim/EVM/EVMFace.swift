@@ -169,6 +169,7 @@ struct EVMCallFaults: Sendable {
     var callsPerSecond: Int?
     var chainUnsupported = false
     var lagBlocks = 0
+    var logRangeLimit: Int?
 
     init(_ kinds: [EVMFaultKind]) {
         for kind in kinds {
@@ -184,6 +185,7 @@ struct EVMCallFaults: Sendable {
             case .callsPerSecond(let limit): callsPerSecond = limit
             case .chainUnsupported: chainUnsupported = true
             case .lagBlocks(let blocks): lagBlocks = max(lagBlocks, blocks)
+            case .logRangeLimit(let blocks): logRangeLimit = min(logRangeLimit ?? blocks, blocks)
             }
         }
     }

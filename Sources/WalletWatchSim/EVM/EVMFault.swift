@@ -21,7 +21,9 @@
 /// `calls_per_second` (`limit`, default 3): an explorer answers more calls than that within a
 /// second with `Max calls per sec rate limit reached (N/sec)`, as the free tier does;
 /// `chain_unsupported`: Etherscan answers that the free tier does not cover the chain;
-/// `lag_blocks` (`blocks`): the explorers answer as of that many blocks ago (an index trailing the tip).
+/// `lag_blocks` (`blocks`): the explorers answer as of that many blocks ago (an index trailing the tip);
+/// `log_range_limit` (`blocks`): `eth_getLogs` over more blocks than that answers the error public
+/// providers give (`exceed maximum block range: N`, as BSC's and other geth forks' nodes word it).
 public struct EVMFault: Sendable, Hashable, Codable, ScopedFault {
     /// An exact call name, a prefix ending in `*`, or `*`.
     public var method: String
@@ -62,6 +64,7 @@ public struct EVMFault: Sendable, Hashable, Codable, ScopedFault {
         case "calls_per_second": kind = .callsPerSecond(try c.decodeIfPresent(Int.self, forKey: .limit) ?? 3)
         case "chain_unsupported": kind = .chainUnsupported
         case "lag_blocks": kind = .lagBlocks(try c.decode(Int.self, forKey: .blocks))
+        case "log_range_limit": kind = .logRangeLimit(try c.decode(Int.self, forKey: .blocks))
         default: throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "unknown EVM fault kind \(name)")
         }
         self.init(kind, on: try c.decodeIfPresent(String.self, forKey: .method), times: try c.decodeIfPresent(Int.self, forKey: .times))
@@ -79,7 +82,7 @@ public struct EVMFault: Sendable, Hashable, Codable, ScopedFault {
             try c.encode(message, forKey: .message)
         case .omitTransaction(let hash): try c.encode(hash, forKey: .hash)
         case .callsPerSecond(let limit): try c.encode(limit, forKey: .limit)
-        case .lagBlocks(let blocks): try c.encode(blocks, forKey: .blocks)
+        case .lagBlocks(let blocks), .logRangeLimit(let blocks): try c.encode(blocks, forKey: .blocks)
         case .nonHexQuantity, .wrongType, .foreignLog, .otsUnavailable, .rateLimit, .chainUnsupported: break
         }
     }
@@ -98,6 +101,7 @@ public enum EVMFaultKind: Sendable, Hashable {
     case callsPerSecond(Int)
     case chainUnsupported
     case lagBlocks(Int)
+    case logRangeLimit(Int)
 
     /// The kind's name in JSON and in the request log.
     public var name: String {
@@ -113,6 +117,7 @@ public enum EVMFaultKind: Sendable, Hashable {
         case .callsPerSecond: "calls_per_second"
         case .chainUnsupported: "chain_unsupported"
         case .lagBlocks: "lag_blocks"
+        case .logRangeLimit: "log_range_limit"
         }
     }
 
@@ -123,7 +128,7 @@ public enum EVMFaultKind: Sendable, Hashable {
         switch self {
         case .wrongChainID: return name == "eth_chainId" || name == "net_version"
         case .nonHexQuantity, .wrongType, .rpcError: return !explorer
-        case .foreignLog: return name == "eth_getLogs"
+        case .foreignLog, .logRangeLimit: return name == "eth_getLogs"
         case .omitTransaction: return explorer || EVMFaultKind.historyMethods.contains(name)
         case .otsUnavailable: return name.hasPrefix("ots_")
         case .rateLimit, .callsPerSecond, .lagBlocks: return explorer

@@ -94,13 +94,36 @@ struct EVMNodeClient: Sendable {
             to: try value["to"].optionalAddress(), value: try value["value"].quantity())
     }
 
-    /// The Transfer events of `tokens` from or to `addresses` in `blocks`: two `eth_getLogs`
-    /// (the address as the first indexed argument, then as the second), in one batch. A log of
-    /// another contract, of another event, or naming neither address is refused: the node did not
-    /// answer what was asked.
+    /// The Transfer events of `tokens` from or to `addresses` in `blocks`, asked first for the
+    /// whole range at once. Public providers cap a range (Alchemy at 2,000 blocks, many nodes
+    /// at 5,000 or 10,000) or the logs in an answer (Infura at 10,000), each with its own error:
+    /// any JSON-RPC error for a range of more than one block halves the range asked, and the
+    /// rest of the history goes in windows of that size, so that the first pass over a token
+    /// held for years costs about one call per window the provider allows. The error of a
+    /// one-block window fails the pass: then the range was not the problem.
     func transferLogs(tokens: [EVMAddress], addresses: [EVMAddress], blocks: ClosedRange<Int64>) async throws -> EVMHistoryFindings {
         var findings = EVMHistoryFindings()
         guard !tokens.isEmpty, !addresses.isEmpty else { return findings }
+        var start = blocks.lowerBound
+        var width = Int64(blocks.count)
+        while start <= blocks.upperBound {
+            let window = start...min(blocks.upperBound, start + width - 1)
+            do {
+                findings.merge(try await transferLogs(tokens: tokens, addresses: addresses, window: window))
+                start = window.upperBound + 1
+            } catch let error as SourceError where error.cause == .refused && window.count > 1 {
+                width = Int64(window.count) / 2
+            }
+        }
+        return findings
+    }
+
+    /// The Transfer events of `tokens` from or to `addresses` in `window`: two `eth_getLogs`
+    /// (the address as the first indexed argument, then as the second), in one batch. A log of
+    /// another contract, of another event, or naming neither address is refused: the node did not
+    /// answer what was asked.
+    private func transferLogs(tokens: [EVMAddress], addresses: [EVMAddress], window blocks: ClosedRange<Int64>) async throws -> EVMHistoryFindings {
+        var findings = EVMHistoryFindings()
         let words = JSONValue.array(addresses.map { .string($0.word) })
         let range: [JSONValue.Member] = [
             .init("fromBlock", .string(EVMValue.hex(blocks.lowerBound))), .init("toBlock", .string(EVMValue.hex(blocks.upperBound))),

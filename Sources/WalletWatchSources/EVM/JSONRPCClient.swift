@@ -115,7 +115,7 @@ public final class JSONRPCClient: Sendable {
             }
             if let error = reply["error"], error != .null {
                 let method = id.flatMap { (1...calls.count).contains(Int($0)) ? calls[Int($0) - 1].method : nil } ?? what
-                throw failure(method, "the node answered an error: \(Self.errorText(error))")
+                throw failure(method, "the node answered an error: \(Self.errorText(error))", cause: .refused)
             }
             guard let id, (1...Int128(calls.count)).contains(id) else { throw failure(what, "an answer has an id that was not asked") }
             guard byID[id] == nil else { throw failure(calls[Int(id) - 1].method, "the batch's answer holds id \(id) twice") }

@@ -86,6 +86,8 @@ class Faults:
         operations, the Etherscan lists) leaves these transactions out; balances still count
         them, so a history does not reconcile.
     foreignLogs: bool: eth_getLogs ignores its address filter (logs of other contracts come too).
+    logsMaxBlocks: int: eth_getLogs over more blocks than this answers the error a provider's cap
+        gives (-32000, "exceed maximum block range: N", as BSC's and other geth forks' nodes word it).
     otsUnavailable: bool: ots_ methods do not exist (a geth or reth node).
     etherscanRateLimit: int: the next N Etherscan answers are "Max rate limit reached" (-1: all).
     etherscanCallsPerSecond: int: Etherscan answers more calls than this within a second with
@@ -95,7 +97,7 @@ class Faults:
         explorer's index trails the tip).
     """
 
-    KNOWN = {"chainId", "nonHexQuantity", "wrongType", "rpcError", "omitTransactions", "foreignLogs", "otsUnavailable",
+    KNOWN = {"chainId", "nonHexQuantity", "wrongType", "rpcError", "omitTransactions", "foreignLogs", "logsMaxBlocks", "otsUnavailable",
              "etherscanRateLimit", "etherscanCallsPerSecond", "etherscanChainUnsupported", "etherscanLagBlocks"}
 
     def __init__(self):
@@ -519,6 +521,9 @@ class Rpc:
             last = chain.latest_number if last is None else last
             if first > last:
                 raise NodeError("invalid block range params", -32602)
+        limit = self.faults.get("logsMaxBlocks")
+        if limit and last - first + 1 > limit:
+            raise NodeError(f"exceed maximum block range: {limit}")
         addresses = criteria.get("address")
         if isinstance(addresses, str):
             addresses = [addresses]

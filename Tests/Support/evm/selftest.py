@@ -464,7 +464,12 @@ def faults(node: NodeProcess, check: Checks, alice: str, bob: str, tokens: list[
     node.control("setFaults", otsUnavailable=None, foreignLogs=True)
     logs = node.call("eth_getLogs", {"fromBlock": "earliest", "toBlock": "latest", "address": tokens[0]})
     check(any(log["address"] != tokens[0].lower() for log in logs), "foreignLogs: logs of other contracts come too")
-    node.control("setFaults", foreignLogs=None, etherscanLagBlocks=5)
+    node.control("setFaults", foreignLogs=None, logsMaxBlocks=2)
+    tip = int(node.call("eth_blockNumber"), 16)
+    check.equal(node.error("eth_getLogs", {"fromBlock": hex(tip - 2), "toBlock": hex(tip)})["message"], "exceed maximum block range: 2",
+                "logsMaxBlocks: a wider range refused")
+    check(isinstance(node.call("eth_getLogs", {"fromBlock": hex(tip - 1), "toBlock": hex(tip)}), list), "logsMaxBlocks: 2 blocks answered")
+    node.control("setFaults", logsMaxBlocks=None, etherscanLagBlocks=5)
     lag = node.explorer("/v2/api", chainid=31337, module="account", action="balance", address=alice)
     check.equal(int(lag["result"]), int(node.call("eth_getBalance", alice, hex(int(node.call("eth_blockNumber"), 16) - 5)), 16),
                 "etherscanLagBlocks: the explorer answers as of 5 blocks ago")

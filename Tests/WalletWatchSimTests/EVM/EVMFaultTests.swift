@@ -51,6 +51,15 @@ import Testing
             #expect(logs.last?["topics"] as? [String] == [EVMSelector.transferTopic, EVMAddress.zero.word, EVMAddress.zero.word])
             try await sim.clearEVMFaults()
 
+            // A provider's cap on the range: wider is refused as BSC's nodes word it, narrower answered.
+            try await sim.addEVMFault(.logRangeLimit(3))
+            let wide = try await EVMFixture.call(sim, "eth_getLogs", [["fromBlock": "0x1", "toBlock": "0x4", "address": usdc]])
+            #expect((wide["error"] as? [String: Any])?["code"] as? Int == -32000)
+            #expect((wide["error"] as? [String: Any])?["message"] as? String == "exceed maximum block range: 3")
+            #expect(try await EVMFixture.result(sim, "eth_getLogs", [["fromBlock": "0x2", "toBlock": "0x4", "address": usdc]]) is [Any])
+            #expect(try await sim.evmRequests().last?.faults == ["log_range_limit"])
+            try await sim.clearEVMFaults()
+
             let transfer = try #require((try await EVMFixture.result(sim, "eth_getBlockByNumber", ["0x4", false]) as? [String: Any])?["transactions"] as? [String])[0]
             let forward = try #require((try await EVMFixture.result(sim, "eth_getBlockByNumber", ["0x6", false]) as? [String: Any])?["transactions"] as? [String])[0]
             try await sim.addEVMFault(.omitTransaction(EVMHash(transfer)!))
