@@ -4,9 +4,9 @@ import WalletWatchCore
 import WalletWatchNet
 import WalletWatchStore
 
-/// A response body kept in a file while it arrives, with its digest (``BodyHasher``, XXH3) and size, so that the
-/// download never waits for the database and the database never waits for the network
-/// (docs/ARCHITECTURE.md, "One ingest").
+/// A response body kept in a file while it arrives, with its digest (``BodyHasher``, XXH3) and
+/// size, so that the download never waits for the database and the database never waits for
+/// the network (docs/ARCHITECTURE.md, "One ingest").
 ///
 /// Told the head digest of the last body (the first ``BodyDigest/headBytes`` of it), the spool
 /// keeps nothing when the new body starts the same way: barkd sends its history newest first,

@@ -23,7 +23,8 @@
 /// `chain_unsupported`: Etherscan answers that the free tier does not cover the chain;
 /// `lag_blocks` (`blocks`): the explorers answer as of that many blocks ago (an index trailing the tip);
 /// `log_range_limit` (`blocks`): `eth_getLogs` over more blocks than that answers the error public
-/// providers give (`exceed maximum block range: N`, as BSC's and other geth forks' nodes word it).
+/// providers give (`exceed maximum block range: N`, as BSC's and other geth forks' nodes word it);
+/// every `eth_getLogs` counts against its `times`, answered or not.
 public struct EVMFault: Sendable, Hashable, Codable, ScopedFault {
     /// An exact call name, a prefix ending in `*`, or `*`.
     public var method: String
