@@ -332,6 +332,20 @@ def ark_ingest(count):
     }
 
 
+def process_start(runs=21):
+    """`walletwatch --version` beside `curl --version`, alternated, `runs` each: what a process
+    costs before it does anything, the part of a no-change `ingest` that its pass inside `run`
+    does not pay. Both load libcurl and its 30-odd libraries; walletwatch also starts Swift's
+    runtime and swift-argument-parser."""
+    log(f"process start: walletwatch --version beside curl --version, {runs} runs each")
+    walletwatch_runs, curl_runs = [], []
+    for _ in range(runs):
+        walletwatch_runs.append(measured([f"{BIN}/walletwatch", "--version"])[0])
+        curl_runs.append(measured(["curl", "--version"])[0])
+    return {"walletwatch_s": median(walletwatch_runs), "walletwatch_runs_s": walletwatch_runs,
+            "curl_s": median(curl_runs), "curl_runs_s": curl_runs}
+
+
 def daemon_pass_durations(folder, sources, passes):
     """`walletwatch run` on `folder`'s ingested database, each source on a 1-second interval,
     until it has logged `passes` passes after its first: their durations as it logged them
@@ -1238,6 +1252,10 @@ def table(results):
         lines.append(f"{ark['movements']:>9,} movements{'':<17}{ark['reingest_s']:>10.2f}s{ark['floor_curl_s']:>7.2f}s"
                      f"{ark['reingest_ratio_to_curl']:>6.2f}x{'<=1.3x':>8}{ark['reingest_rows_changed']:>14}{mib(ark['reingest_peak_kib']):>10}")
     lines.append("  (walletwatch: the `ingest` command, a whole process; curl: a whole process too)")
+    start = results["process_start"]
+    lines.append(f"{'process start (--version)':<34}{start['walletwatch_s'] * 1000:>10.1f}ms{start['curl_s'] * 1000:>6.1f}ms"
+                 f"{start['walletwatch_s'] / start['curl_s']:>6.2f}x")
+    lines.append("  (the median of 21 alternated runs of each: what every command pays before its work begins)")
     lines.append("")
     lines.append(f"{'no-change pass of the daemon':<34}{'walletwatch':>12}{'curl':>8}{'ratio':>7}{'curl -w':>9}{'ratio':>7}{'target':>8}")
     for ark in results["ark"]:
@@ -1296,6 +1314,7 @@ def main():
         results = {"machine": {"cores": os.cpu_count(), "load_before": load, "quick": QUICK}}
         if "ark" in ONLY:
             results["ark"] = [ark_ingest(count) for count in SIZES]
+            results["process_start"] = process_start()
         if "esplora" in ONLY:
             results["esplora"] = esplora_incremental()
         if "month" in ONLY:
