@@ -342,7 +342,7 @@ def process_start(runs=21):
     for _ in range(runs):
         walletwatch_runs.append(measured([f"{BIN}/walletwatch", "--version"])[0])
         curl_runs.append(measured(["curl", "--version"])[0])
-    return {"walletwatch_s": median(walletwatch_runs), "walletwatch_runs_s": walletwatch_runs,
+    return {"runs": runs, "walletwatch_s": median(walletwatch_runs), "walletwatch_runs_s": walletwatch_runs,
             "curl_s": median(curl_runs), "curl_runs_s": curl_runs}
 
 
@@ -1255,7 +1255,7 @@ def table(results):
     start = results["process_start"]
     lines.append(f"{'process start (--version)':<34}{start['walletwatch_s'] * 1000:>10.1f}ms{start['curl_s'] * 1000:>6.1f}ms"
                  f"{start['walletwatch_s'] / start['curl_s']:>6.2f}x")
-    lines.append("  (the median of 21 alternated runs of each: what every command pays before its work begins)")
+    lines.append(f"  (the median of {start['runs']} alternated runs of each: what every command pays before its work begins)")
     lines.append("")
     lines.append(f"{'no-change pass of the daemon':<34}{'walletwatch':>12}{'curl':>8}{'ratio':>7}{'curl -w':>9}{'ratio':>7}{'target':>8}")
     for ark in results["ark"]:
