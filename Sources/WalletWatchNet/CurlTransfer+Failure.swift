@@ -61,8 +61,7 @@ extension CurlTransfer {
 
     /// The detail with the bearer token cut out, should a message from libcurl ever quote it.
     private func withoutSecrets(_ detail: String) -> String {
-        guard let token = request.bearerToken?.value, !token.isEmpty else { return detail }
-        return detail.replacing(token, with: "<redacted>")
+        request.bearerToken?.redact(detail) ?? detail
     }
 }
 

@@ -42,8 +42,23 @@ public struct HTTPHeader: Sendable, Hashable {
 public struct BearerToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     public let value: String
     public init(_ value: String) { self.value = value }
-    public var description: String { "<redacted>" }
-    public var debugDescription: String { "<redacted>" }
+    public var description: String { BearerToken.mark }
+    public var debugDescription: String { BearerToken.mark }
+
+    /// What stands in a text for a token cut out of it.
+    public static let mark = "<redacted>"
+
+    /// `text` with every occurrence of the token replaced by ``mark``. Marks already in the text
+    /// are left as they are, so a message redacted twice (by the transport, then by the source
+    /// that quotes it beside a server's answer) reads as if redacted once, even for a token of
+    /// one letter found in "redacted". A token cannot reach across a mark: a bearer token's
+    /// characters (RFC 6750's b64token) include no `<` or `>`.
+    public func redact(_ text: String) -> String {
+        guard !value.isEmpty else { return text }
+        return text.split(separator: Self.mark, omittingEmptySubsequences: false)
+            .map { $0.replacing(value, with: Self.mark) }
+            .joined(separator: Self.mark)
+    }
 }
 
 /// A request to send.

@@ -127,9 +127,9 @@ struct SourceRequester: Sendable {
         return oneLine.count > 200 ? oneLine.prefix(200) + "…" : oneLine
     }
 
-    /// A problem text with the token removed, in case a server echoed it back.
+    /// A problem text with the token removed, in case a server echoed it back (a transport
+    /// error's detail comes already redacted; redacting it again changes nothing).
     func redacted(_ text: String) -> String {
-        guard let token, !token.value.isEmpty else { return text }
-        return text.replacingOccurrences(of: token.value, with: "<redacted>")
+        token?.redact(text) ?? text
     }
 }
