@@ -29,7 +29,8 @@ final class PassProgress: Sendable {
                 while !Task.isCancelled {
                     let seconds = (ContinuousClock.now - started).components.seconds
                     let requests = http.statistics.requests - baseline
-                    Output.standardErrorText("\r\u{1B}[2K" + DisplaySafety.escaped("\(label): \(seconds) s" + (requests > 0 ? ", \(requests) requests" : "")))
+                    let made = requests == 0 ? "" : requests == 1 ? ", 1 request" : ", \(requests) requests"
+                    Output.standardErrorText("\r\u{1B}[2K" + DisplaySafety.escaped("\(label): \(seconds) s" + made))
                     try? await Task.sleep(for: .milliseconds(500))
                 }
             }
