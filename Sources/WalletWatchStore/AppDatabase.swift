@@ -131,8 +131,8 @@ public struct AppDatabase: Sendable {
     /// Tries a lock again every millisecond, for at least `seconds` in all, then gives up
     /// ("database is locked"). SQLite's own busy timeout sleeps longer and longer between
     /// tries, up to 100 ms, and a lock has no queue: beside an ingest that writes piece after
-    /// piece (about 50 ms each, a median of 6 ms apart), such a waiter kept waking while the
-    /// next piece held the lock. Traced beside a first ingest of a million movements, a write
+    /// piece (about 50 ms each, a median of 6 ms apart), such a waiter keeps waking while the
+    /// next piece holds the lock. Traced beside a first ingest of a million movements, one
     /// waited 1.2 s while no piece held the lock longer than 108 ms. Tried every millisecond,
     /// the lock is taken in the first gap.
     static func busyHandler(seconds: Int) -> Database.BusyCallback {
