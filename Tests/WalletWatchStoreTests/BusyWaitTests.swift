@@ -17,7 +17,7 @@ import WalletWatchCore
         /// True while a transaction holds the lock.
         let holding = Atomic<Bool>(false)
         private let stopped = Atomic<Bool>(false)
-        /// Signalled by `stop()`, which so ends a transaction early.
+        /// Signalled by `stop()`, to end a transaction early.
         private let wake = DispatchSemaphore(value: 0)
         private let done = DispatchSemaphore(value: 0)
 
@@ -41,6 +41,7 @@ import WalletWatchCore
             }.start()
         }
 
+        /// Ends the transaction under way and the thread; call once.
         func stop() {
             stopped.store(true, ordering: .relaxed)
             wake.signal()
@@ -73,12 +74,12 @@ import WalletWatchCore
         // One transaction of a minute (ended by stop()): had the write waited, it would have
         // got in at the next gap.
         let other = try PiecewiseWriter(path: path, hold: .seconds(60), gap: .milliseconds(1))
+        defer { other.stop() }
         while !other.holding.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(5)) }
         let error = #expect(throws: (any Error).self) {
             _ = try database.createTag(name: "refused", colorHex: nil, emoji: nil, now: .at("2026-11-21T12:00:00Z"))
         }
         #expect("\(error.map { String(describing: $0) } ?? "")".contains("locked"), "\(String(describing: error))")
-        other.stop()
         #expect(try database.tagSummaries().isEmpty)
     }
 }
