@@ -41,6 +41,11 @@ import WalletWatchCore
             }.start()
         }
 
+        /// Returns once a transaction of the writer holds the lock.
+        func untilHolding() async throws {
+            while !holding.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(2)) }
+        }
+
         /// Ends the transaction under way and the thread; call once.
         func stop() {
             stopped.store(true, ordering: .relaxed)
@@ -49,38 +54,57 @@ import WalletWatchCore
         }
     }
 
-    @Test("writes beside a writer whose 150 ms transactions follow each other 1 ms apart get in, rather than timing out")
-    func writesGetInBetweenPieces() async throws {
+    /// A database in a fresh folder, and another writer on its file.
+    struct Beside {
+        let folder: TemporaryDirectory
+        let database: AppDatabase
+        let other: PiecewiseWriter
+    }
+
+    /// A database whose writes wait at most `patience` seconds, beside another writer on its
+    /// file (transactions of `hold`, 1 ms apart) that is inside its first transaction.
+    static func besideAWriter(patience: Int, hold: Duration) async throws -> Beside {
         let folder = TemporaryDirectory()
         let path = folder.file("walletwatch.sqlite")
-        let database = try AppDatabase.open(path: path, busyTimeoutSeconds: 4)
-        let other = try PiecewiseWriter(path: path, hold: .milliseconds(150), gap: .milliseconds(1))
-        defer { other.stop() }
-        while other.pieces.load(ordering: .relaxed) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        let database = try AppDatabase.open(path: path, busyTimeoutSeconds: patience)
+        let other = try PiecewiseWriter(path: path, hold: hold, gap: .milliseconds(1))
+        do {
+            try await other.untilHolding()
+        } catch {
+            other.stop()
+            throw error
+        }
+        return Beside(folder: folder, database: database, other: other)
+    }
+
+    static let now = Instant.at("2026-11-21T12:00:00Z")
+
+    @Test("writes beside a writer whose 150 ms transactions follow each other 1 ms apart get in, rather than timing out")
+    func writesGetInBetweenPieces() async throws {
+        let beside = try await Self.besideAWriter(patience: 4, hold: .milliseconds(150))
+        defer { beside.other.stop() }
         // With SQLite's busy timeout (tries ever further apart, then every 100 ms) a try lands in
         // a 1 ms gap about once in 150: one such write in four seconds succeeds about one time
-        // in four, three in a row about one time in fifty.
-        for index in 1...3 {
-            _ = try database.createTag(name: "beside \(index)", colorHex: nil, emoji: nil, now: .at("2026-11-21T12:00:00Z"))
+        // in four, five in a row about one time in a thousand. Each starts while the writer
+        // holds the lock (not while it waits for it after the last write, which leaves a gap).
+        for index in 1...5 {
+            try await beside.other.untilHolding()
+            _ = try beside.database.createTag(name: "beside \(index)", colorHex: nil, emoji: nil, now: Self.now)
         }
-        #expect(try database.tagSummaries().count == 3)
+        #expect(try beside.database.tagSummaries().count == 5)
     }
 
     @Test("with no time to wait, a write beside a held lock fails as locked without waiting, and nothing is written")
     func noPatienceFailsAtOnce() async throws {
-        let folder = TemporaryDirectory()
-        let path = folder.file("walletwatch.sqlite")
-        let database = try AppDatabase.open(path: path, busyTimeoutSeconds: 0)
         // One transaction of a minute (ended by stop()): had the write waited, it would have
         // got in at the next gap.
-        let other = try PiecewiseWriter(path: path, hold: .seconds(60), gap: .milliseconds(1))
-        defer { other.stop() }
-        while !other.holding.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(5)) }
+        let beside = try await Self.besideAWriter(patience: 0, hold: .seconds(60))
+        defer { beside.other.stop() }
         let error = #expect(throws: (any Error).self) {
-            _ = try database.createTag(name: "refused", colorHex: nil, emoji: nil, now: .at("2026-11-21T12:00:00Z"))
+            _ = try beside.database.createTag(name: "refused", colorHex: nil, emoji: nil, now: Self.now)
         }
         #expect("\(error.map { String(describing: $0) } ?? "")".contains("locked"), "\(String(describing: error))")
-        #expect(try database.tagSummaries().isEmpty)
+        #expect(try beside.database.tagSummaries().isEmpty)
     }
 }
 
