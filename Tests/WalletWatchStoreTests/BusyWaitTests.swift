@@ -11,9 +11,8 @@ import WalletWatchCore
 /// another). SQLite's own busy timeout sleeps up to 100 ms between tries and keeps waking while
 /// the next piece holds the lock; walletwatch's busy handler tries every millisecond.
 @Suite struct BusyWaitTests {
-    /// Another process's writer: transactions of `hold`, `gap` apart, until told to stop.
+    /// Another process's writer: transactions of `hold` seconds, `gap` seconds apart, until told to stop.
     final class PiecewiseWriter: Sendable {
-        let pieces = Atomic<Int>(0)
         /// True while a transaction holds the lock.
         let holding = Atomic<Bool>(false)
         private let stopped = Atomic<Bool>(false)
@@ -21,7 +20,7 @@ import WalletWatchCore
         private let wake = DispatchSemaphore(value: 0)
         private let done = DispatchSemaphore(value: 0)
 
-        init(path: String, hold: Duration, gap: Duration) throws {
+        init(path: String, hold: TimeInterval, gap: TimeInterval) throws {
             var configuration = Configuration()
             configuration.busyMode = .timeout(30)
             let queue = try DatabaseQueue(path: path, configuration: configuration)
@@ -30,12 +29,11 @@ import WalletWatchCore
                     try! queue.inDatabase { db in
                         try db.execute(sql: "BEGIN IMMEDIATE")
                         holding.store(true, ordering: .sequentiallyConsistent)
-                        _ = wake.wait(timeout: .now() + hold.seconds)
+                        _ = wake.wait(timeout: .now() + hold)
                         holding.store(false, ordering: .sequentiallyConsistent)
                         try db.execute(sql: "COMMIT")
                     }
-                    pieces.add(1, ordering: .relaxed)
-                    Thread.sleep(forTimeInterval: gap.seconds)
+                    Thread.sleep(forTimeInterval: gap)
                 }
                 done.signal()
             }.start()
@@ -62,12 +60,12 @@ import WalletWatchCore
     }
 
     /// A database whose writes wait at most `patience` seconds, beside another writer on its
-    /// file (transactions of `hold`, 1 ms apart) that is inside its first transaction.
-    static func besideAWriter(patience: Int, hold: Duration) async throws -> Beside {
+    /// file (transactions of `hold` seconds, 1 ms apart) that is inside its first transaction.
+    static func besideAWriter(patience: Int, hold: TimeInterval) async throws -> Beside {
         let folder = TemporaryDirectory()
         let path = folder.file("walletwatch.sqlite")
         let database = try AppDatabase.open(path: path, busyTimeoutSeconds: patience)
-        let other = try PiecewiseWriter(path: path, hold: hold, gap: .milliseconds(1))
+        let other = try PiecewiseWriter(path: path, hold: hold, gap: 0.001)
         do {
             try await other.untilHolding()
         } catch {
@@ -81,7 +79,7 @@ import WalletWatchCore
 
     @Test("writes beside a writer whose 150 ms transactions follow each other 1 ms apart get in, rather than timing out")
     func writesGetInBetweenPieces() async throws {
-        let beside = try await Self.besideAWriter(patience: 4, hold: .milliseconds(150))
+        let beside = try await Self.besideAWriter(patience: 4, hold: 0.150)
         defer { beside.other.stop() }
         // With SQLite's busy timeout (tries ever further apart, then every 100 ms) a try lands in
         // a 1 ms gap about once in 150: one such write in four seconds succeeds about one time
@@ -98,19 +96,12 @@ import WalletWatchCore
     func noPatienceFailsAtOnce() async throws {
         // One transaction of a minute (ended by stop()): had the write waited, it would have
         // got in at the next gap.
-        let beside = try await Self.besideAWriter(patience: 0, hold: .seconds(60))
+        let beside = try await Self.besideAWriter(patience: 0, hold: 60)
         defer { beside.other.stop() }
         let error = #expect(throws: (any Error).self) {
             _ = try beside.database.createTag(name: "refused", colorHex: nil, emoji: nil, now: Self.now)
         }
         #expect("\(error.map { String(describing: $0) } ?? "")".contains("locked"), "\(String(describing: error))")
         #expect(try beside.database.tagSummaries().isEmpty)
-    }
-}
-
-private extension Duration {
-    var seconds: TimeInterval {
-        let parts = components
-        return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
     }
 }
